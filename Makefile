@@ -1,0 +1,39 @@
+# Two commands: `make demo` runs the main job, `make test` runs the tests.
+# Each creates the virtual environment it needs.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+NODE_BOT := sample_bots/node
+
+.PHONY: demo test venv node bench clean proto
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m harness.cli demo
+
+test: $(STAMP) node
+	$(PY) -m pytest -q
+
+# The Node.js sample bot's packages (used by a test that plays a match against it).
+node: $(NODE_BOT)/node_modules/.installed
+
+$(NODE_BOT)/node_modules/.installed: $(NODE_BOT)/package.json
+	cd $(NODE_BOT) && npm install --no-audit --no-fund --silent
+	touch $@
+
+proto: $(STAMP)
+	$(PY) -m harness.wire.generate
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) $(NODE_BOT)/node_modules

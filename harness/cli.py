@@ -1,0 +1,142 @@
+"""The ``arena`` command line. It owns the only rich ``Live`` display of the project."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+
+from rich.console import Console
+
+from harness.games.sixtysix.cards import CARD_INDEX, parse_deck
+from harness.games.sixtysix.engine import MARRY, apply, deal, perft, summary
+from harness.games.sixtysix.options import Rules
+
+GAMES = ("sixtysix",)
+WORDS = {"exchange", "close", "claim", "draw", "pass", "finish", *MARRY}
+
+
+class UsageError(Exception):
+    """Bad input on the command line: exit status 2 and one line on stderr."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not argparse's usage block
+        raise UsageError(message)
+
+
+# -- arena rules ------------------------------------------------------------------------
+
+
+def _position(args: argparse.Namespace):
+    if args.game not in GAMES:
+        raise UsageError(f"unknown game '{args.game}' (known: {', '.join(GAMES)})")
+    try:
+        rules = Rules.parse(args.rule or [])
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    try:
+        deck = parse_deck(args.deck)
+    except ValueError as e:
+        raise UsageError(f"bad deck: {e}") from None
+    state = deal(deck, rules)
+    for i, token in enumerate((args.actions or "").split(), 1):
+        if token not in CARD_INDEX and token not in WORDS:
+            raise UsageError(f"unknown action '{token}' (action {i})")
+        try:
+            state = apply(state, token)
+        except ValueError as e:
+            raise UsageError(f"illegal action '{token}' (action {i}): {e}") from None
+    return state
+
+
+def cmd_rules_run(args: argparse.Namespace) -> int:
+    print(json.dumps(summary(_position(args))))
+    return 0
+
+
+def cmd_rules_perft(args: argparse.Namespace) -> int:
+    if args.depth < 0:
+        raise UsageError(f"bad depth '{args.depth}' (expected 0 or more)")
+    print(perft(_position(args), args.depth))
+    return 0
+
+
+# -- demo -------------------------------------------------------------------------------
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """One seeded match, greedy against random, in process, printed deal by deal."""
+    from harness.games.sixtysix.match import match_apply, player_of, start_match
+    from harness.games.sixtysix.observe import observe
+    from harness.render import deal_panel, match_summary
+    from harness.strategies import greedy_action, random_action
+
+    console = Console()
+    players = ("greedy", "random")
+    rng = random.Random(args.seed)
+    m = start_match(args.seed)
+    console.rule(f"[bold]Sixty-Six · {players[0]} vs {players[1]} · seed {args.seed}")
+    shown = 0
+    while m.winner is None:
+        seat = m.state.to_act
+        obs = observe(m.state, seat)
+        action = greedy_action(obs) if player_of(m, seat) == 0 else random_action(obs, rng)
+        m = match_apply(m, action)
+        if len(m.results) > shown:
+            scores = _scores_after(m.results[: shown + 1])
+            console.print(deal_panel(m.rules, m.results[shown], players, scores))
+            shown += 1
+    console.print(match_summary(players, m.scores, m.winner))
+    return 0
+
+
+def _scores_after(results) -> tuple[int, int]:
+    s = [0, 0]
+    for r in results:
+        if r.winner is not None:
+            s[r.winner] += r.game_points
+    return (s[0], s[1])
+
+
+# -- parser -----------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="arena", description="Sixty-Six Arena: rules tools, matches, tournaments, leaderboards.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    rules = sub.add_parser("rules", help="the rules engine on the command line")
+    rsub = rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
+    for name, fn, help_ in (
+        ("run", cmd_rules_run, "apply actions from a deal and print the position as JSON"),
+        ("perft", cmd_rules_perft, "count the action sequences of a given length"),
+    ):
+        r = rsub.add_parser(name, help=help_)
+        r.add_argument("game", help="the game: sixtysix")
+        r.add_argument("--deck", required=True, help="24 cards, top first, e.g. 'AH TH KH ...'")
+        r.add_argument("--actions", default="", help="space-separated actions from the deal")
+        r.add_argument("--rule", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
+        if name == "perft":
+            r.add_argument("--depth", type=int, required=True)
+        r.set_defaults(func=fn)
+
+    demo = sub.add_parser("demo", help="the main job on embedded defaults")
+    demo.add_argument("--seed", type=int, default=66)
+    demo.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except UsageError as e:
+        print(f"arena: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
