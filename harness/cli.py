@@ -32,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _position(args: argparse.Namespace):
     if args.game not in GAMES:
-        raise UsageError(f"unknown game '{args.game}' (known: {', '.join(GAMES)})")
+        raise UsageError(f"unknown game {args.game!r} (known: {', '.join(GAMES)})")
     try:
         rules = Rules.parse(args.rule or [])
     except ValueError as e:
@@ -44,11 +44,11 @@ def _position(args: argparse.Namespace):
     state = deal(deck, rules)
     for i, token in enumerate((args.actions or "").split(), 1):
         if token not in CARD_INDEX and token not in WORDS:
-            raise UsageError(f"unknown action '{token}' (action {i})")
+            raise UsageError(f"unknown action {token!r} (action {i})")
         try:
             state = apply(state, token)
         except ValueError as e:
-            raise UsageError(f"illegal action '{token}' (action {i}): {e}") from None
+            raise UsageError(f"illegal action {token!r} (action {i}): {e}") from None
     return state
 
 
@@ -59,7 +59,7 @@ def cmd_rules_run(args: argparse.Namespace) -> int:
 
 def cmd_rules_perft(args: argparse.Namespace) -> int:
     if args.depth < 0:
-        raise UsageError(f"bad depth '{args.depth}' (expected 0 or more)")
+        raise UsageError(f"bad depth {args.depth!r} (expected 0 or more)")
     print(perft(_position(args), args.depth))
     return 0
 

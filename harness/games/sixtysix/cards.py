@@ -35,7 +35,7 @@ def parse_card(text: str) -> int:
     try:
         return CARD_INDEX[text]
     except KeyError:
-        raise ValueError(f"'{text}' is not a card (rank 9 J Q K T A, then suit C D H S)") from None
+        raise ValueError(f"{text!r} is not a card (rank 9 J Q K T A, then suit C D H S)") from None
 
 
 def card_str(card: int) -> str:
@@ -46,7 +46,7 @@ def suit_index(text: str) -> int:
     """The suit named by one letter ``C D H S``."""
     i = SUITS.find(text) if len(text) == 1 else -1
     if i < 0:
-        raise ValueError(f"'{text}' is not a suit (C D H S)")
+        raise ValueError(f"{text!r} is not a suit (C D H S)")
     return i
 
 
@@ -90,7 +90,7 @@ def parse_deck(text: str) -> tuple[int, ...]:
     for tok in tokens:
         c = parse_card(tok)
         if c in seen:
-            raise ValueError(f"card '{tok}' appears twice in the deck")
+            raise ValueError(f"card {tok!r} appears twice in the deck")
         seen.add(c)
         deck.append(c)
     if len(deck) != 24:

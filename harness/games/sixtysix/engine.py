@@ -243,8 +243,8 @@ def apply(s: State, action: str) -> State:
     """The state after the player to act takes ``action``; IllegalAction if it is not legal."""
     if action not in legal_actions(s):
         if s.outcome is not None:
-            raise IllegalAction(f"'{action}' is illegal: the deal is over")
-        raise IllegalAction(f"'{action}' is not legal at point {s.point} for seat {s.to_act}")
+            raise IllegalAction(f"{action!r} is illegal: the deal is over")
+        raise IllegalAction(f"{action!r} is not legal at point {s.point} for seat {s.to_act}")
     return _apply(s, action)
 
 

@@ -98,7 +98,7 @@ def match_legal(m: Match) -> list[str]:
 def match_apply(m: Match, action: str) -> Match:
     """Apply the action of the player to act; a finished deal is scored and the next one dealt."""
     if m.winner is not None:
-        raise IllegalAction(f"'{action}' is illegal: the match is over")
+        raise IllegalAction(f"{action!r} is illegal: the match is over")
     state = apply(m.state, action)
     m = replace(m, state=state)
     return next_match(m, state.outcome) if state.outcome is not None else m

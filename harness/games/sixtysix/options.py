@@ -78,7 +78,7 @@ class Rules:
         for item in assignments:
             name, sep, value = item.partition("=")
             if not sep:
-                raise ValueError(f"rule option '{item}' is not written name=value")
+                raise ValueError(f"rule option {item!r} is not written name=value")
             values[name.strip()] = value.strip()
         return cls.from_mapping(values)
 
@@ -89,7 +89,7 @@ class Rules:
         kwargs: dict[str, Any] = {}
         for name, raw in values.items():
             if name not in fields:
-                raise ValueError(f"unknown rule option '{name}'")
+                raise ValueError(f"unknown rule option {name!r}")
             kwargs[name] = _coerce(name, fields[name].type, raw)
         return cls(**kwargs)
 
@@ -118,7 +118,7 @@ def _coerce(name: str, kind: Any, raw: Any) -> Any:
             return True
         if text in ("false", "0", "no", "off"):
             return False
-        raise ValueError(f"bad value '{raw}' for rule option '{name}' (expected true or false)")
+        raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected true or false)")
     if kind == "int":
         lo, hi = RANGES[name]
         try:
@@ -126,13 +126,13 @@ def _coerce(name: str, kind: Any, raw: Any) -> Any:
                 raise ValueError
             value = int(raw)
         except (TypeError, ValueError):
-            raise ValueError(f"bad value '{raw}' for rule option '{name}' (expected a whole number)") from None
+            raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected a whole number)") from None
         if not lo <= value <= hi:
-            raise ValueError(f"bad value '{raw}' for rule option '{name}' (expected {lo} to {hi})")
+            raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected {lo} to {hi})")
         return value
     text = str(raw)
     if text not in CHOICES[name]:
         raise ValueError(
-            f"bad value '{raw}' for rule option '{name}' (expected one of: {', '.join(CHOICES[name])})"
+            f"bad value {raw!r} for rule option {name!r} (expected one of: {', '.join(CHOICES[name])})"
         )
     return text

@@ -1,0 +1,1 @@
+"""The wire protocol: generated protobuf/gRPC code (see :mod:`.generate`) and :mod:`.convert`."""

@@ -1,0 +1,349 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TERMINATION_UNSPECIFIED: _ClassVar[Termination]
+    TERMINATION_NORMAL: _ClassVar[Termination]
+    TERMINATION_TIMEOUT: _ClassVar[Termination]
+    TERMINATION_ILLEGAL: _ClassVar[Termination]
+    TERMINATION_INVALID: _ClassVar[Termination]
+    TERMINATION_CRASH: _ClassVar[Termination]
+    TERMINATION_DISCONNECT: _ClassVar[Termination]
+    TERMINATION_NO_HELLO: _ClassVar[Termination]
+    TERMINATION_INTERRUPTED: _ClassVar[Termination]
+
+class Suit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SUIT_UNSPECIFIED: _ClassVar[Suit]
+    SUIT_CLUBS: _ClassVar[Suit]
+    SUIT_DIAMONDS: _ClassVar[Suit]
+    SUIT_HEARTS: _ClassVar[Suit]
+    SUIT_SPADES: _ClassVar[Suit]
+
+class Rank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RANK_UNSPECIFIED: _ClassVar[Rank]
+    RANK_NINE: _ClassVar[Rank]
+    RANK_JACK: _ClassVar[Rank]
+    RANK_QUEEN: _ClassVar[Rank]
+    RANK_KING: _ClassVar[Rank]
+    RANK_TEN: _ClassVar[Rank]
+    RANK_ACE: _ClassVar[Rank]
+
+class ActionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ACTION_KIND_UNSPECIFIED: _ClassVar[ActionKind]
+    ACTION_KIND_PLAY: _ClassVar[ActionKind]
+    ACTION_KIND_MARRY: _ClassVar[ActionKind]
+    ACTION_KIND_EXCHANGE: _ClassVar[ActionKind]
+    ACTION_KIND_CLOSE: _ClassVar[ActionKind]
+    ACTION_KIND_CLAIM: _ClassVar[ActionKind]
+    ACTION_KIND_DRAW: _ClassVar[ActionKind]
+    ACTION_KIND_PASS: _ClassVar[ActionKind]
+    ACTION_KIND_FINISH: _ClassVar[ActionKind]
+
+class Point(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    POINT_UNSPECIFIED: _ClassVar[Point]
+    POINT_LEAD: _ClassVar[Point]
+    POINT_DRAW: _ClassVar[Point]
+    POINT_CLOSE_RESPONSE: _ClassVar[Point]
+    POINT_FOLLOW: _ClassVar[Point]
+    POINT_END: _ClassVar[Point]
+    POINT_OVER: _ClassVar[Point]
+
+class TalonState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TALON_STATE_UNSPECIFIED: _ClassVar[TalonState]
+    TALON_STATE_OPEN: _ClassVar[TalonState]
+    TALON_STATE_CLOSED: _ClassVar[TalonState]
+    TALON_STATE_EXHAUSTED: _ClassVar[TalonState]
+TERMINATION_UNSPECIFIED: Termination
+TERMINATION_NORMAL: Termination
+TERMINATION_TIMEOUT: Termination
+TERMINATION_ILLEGAL: Termination
+TERMINATION_INVALID: Termination
+TERMINATION_CRASH: Termination
+TERMINATION_DISCONNECT: Termination
+TERMINATION_NO_HELLO: Termination
+TERMINATION_INTERRUPTED: Termination
+SUIT_UNSPECIFIED: Suit
+SUIT_CLUBS: Suit
+SUIT_DIAMONDS: Suit
+SUIT_HEARTS: Suit
+SUIT_SPADES: Suit
+RANK_UNSPECIFIED: Rank
+RANK_NINE: Rank
+RANK_JACK: Rank
+RANK_QUEEN: Rank
+RANK_KING: Rank
+RANK_TEN: Rank
+RANK_ACE: Rank
+ACTION_KIND_UNSPECIFIED: ActionKind
+ACTION_KIND_PLAY: ActionKind
+ACTION_KIND_MARRY: ActionKind
+ACTION_KIND_EXCHANGE: ActionKind
+ACTION_KIND_CLOSE: ActionKind
+ACTION_KIND_CLAIM: ActionKind
+ACTION_KIND_DRAW: ActionKind
+ACTION_KIND_PASS: ActionKind
+ACTION_KIND_FINISH: ActionKind
+POINT_UNSPECIFIED: Point
+POINT_LEAD: Point
+POINT_DRAW: Point
+POINT_CLOSE_RESPONSE: Point
+POINT_FOLLOW: Point
+POINT_END: Point
+POINT_OVER: Point
+TALON_STATE_UNSPECIFIED: TalonState
+TALON_STATE_OPEN: TalonState
+TALON_STATE_CLOSED: TalonState
+TALON_STATE_EXHAUSTED: TalonState
+
+class BotMessage(_message.Message):
+    __slots__ = ("hello", "reply")
+    HELLO_FIELD_NUMBER: _ClassVar[int]
+    REPLY_FIELD_NUMBER: _ClassVar[int]
+    hello: Hello
+    reply: Reply
+    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., reply: _Optional[_Union[Reply, _Mapping]] = ...) -> None: ...
+
+class ArenaMessage(_message.Message):
+    __slots__ = ("welcome", "request", "match_start", "deal_start", "deal_end", "match_end", "goodbye")
+    WELCOME_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_FIELD_NUMBER: _ClassVar[int]
+    MATCH_START_FIELD_NUMBER: _ClassVar[int]
+    DEAL_START_FIELD_NUMBER: _ClassVar[int]
+    DEAL_END_FIELD_NUMBER: _ClassVar[int]
+    MATCH_END_FIELD_NUMBER: _ClassVar[int]
+    GOODBYE_FIELD_NUMBER: _ClassVar[int]
+    welcome: Welcome
+    request: DecisionRequest
+    match_start: MatchStart
+    deal_start: DealStart
+    deal_end: DealEnd
+    match_end: MatchEnd
+    goodbye: Goodbye
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., deal_start: _Optional[_Union[DealStart, _Mapping]] = ..., deal_end: _Optional[_Union[DealEnd, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., goodbye: _Optional[_Union[Goodbye, _Mapping]] = ...) -> None: ...
+
+class Hello(_message.Message):
+    __slots__ = ("name", "version", "protocol_version", "games", "max_concurrent", "token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    MAX_CONCURRENT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: str
+    protocol_version: int
+    games: _containers.RepeatedScalarFieldContainer[str]
+    max_concurrent: int
+    token: str
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ..., max_concurrent: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
+
+class Welcome(_message.Message):
+    __slots__ = ("session_id", "protocol_version", "arena_version")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    ARENA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    protocol_version: int
+    arena_version: str
+    def __init__(self, session_id: _Optional[str] = ..., protocol_version: _Optional[int] = ..., arena_version: _Optional[str] = ...) -> None: ...
+
+class Goodbye(_message.Message):
+    __slots__ = ("reason",)
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    def __init__(self, reason: _Optional[str] = ...) -> None: ...
+
+class Clock(_message.Message):
+    __slots__ = ("move_ms", "bank_ms")
+    MOVE_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    move_ms: int
+    bank_ms: int
+    def __init__(self, move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+
+class DecisionRequest(_message.Message):
+    __slots__ = ("request_id", "match_id", "deal_no", "decision_no", "clock", "legal", "sixtysix")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    DEAL_NO_FIELD_NUMBER: _ClassVar[int]
+    DECISION_NO_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    SIXTYSIX_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    match_id: str
+    deal_no: int
+    decision_no: int
+    clock: Clock
+    legal: _containers.RepeatedCompositeFieldContainer[Action]
+    sixtysix: SixtySixObservation
+    def __init__(self, request_id: _Optional[int] = ..., match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., decision_no: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., sixtysix: _Optional[_Union[SixtySixObservation, _Mapping]] = ...) -> None: ...
+
+class Reply(_message.Message):
+    __slots__ = ("request_id", "action")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    action: Action
+    def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+
+class MatchStart(_message.Message):
+    __slots__ = ("match_id", "game", "player", "players", "rules", "clock")
+    class RulesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: str
+    player: int
+    players: _containers.RepeatedScalarFieldContainer[str]
+    rules: _containers.ScalarMap[str, str]
+    clock: Clock
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., player: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., rules: _Optional[_Mapping[str, str]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ...) -> None: ...
+
+class DealStart(_message.Message):
+    __slots__ = ("match_id", "deal_no", "dealer", "seat", "game_score")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    DEAL_NO_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    GAME_SCORE_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    deal_no: int
+    dealer: int
+    seat: int
+    game_score: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., dealer: _Optional[int] = ..., seat: _Optional[int] = ..., game_score: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class DealEnd(_message.Message):
+    __slots__ = ("match_id", "deal_no", "tie", "winner", "game_points", "row", "reason", "deck", "game_score")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    DEAL_NO_FIELD_NUMBER: _ClassVar[int]
+    TIE_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    GAME_POINTS_FIELD_NUMBER: _ClassVar[int]
+    ROW_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    GAME_SCORE_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    deal_no: int
+    tie: bool
+    winner: int
+    game_points: int
+    row: int
+    reason: str
+    deck: _containers.RepeatedCompositeFieldContainer[Card]
+    game_score: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., tie: _Optional[bool] = ..., winner: _Optional[int] = ..., game_points: _Optional[int] = ..., row: _Optional[int] = ..., reason: _Optional[str] = ..., deck: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., game_score: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class MatchEnd(_message.Message):
+    __slots__ = ("match_id", "has_winner", "winner", "game_score", "termination", "detail")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    HAS_WINNER_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    GAME_SCORE_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    has_winner: bool
+    winner: int
+    game_score: _containers.RepeatedScalarFieldContainer[int]
+    termination: Termination
+    detail: str
+    def __init__(self, match_id: _Optional[str] = ..., has_winner: _Optional[bool] = ..., winner: _Optional[int] = ..., game_score: _Optional[_Iterable[int]] = ..., termination: _Optional[_Union[Termination, str]] = ..., detail: _Optional[str] = ...) -> None: ...
+
+class Card(_message.Message):
+    __slots__ = ("suit", "rank", "text")
+    SUIT_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    suit: Suit
+    rank: Rank
+    text: str
+    def __init__(self, suit: _Optional[_Union[Suit, str]] = ..., rank: _Optional[_Union[Rank, str]] = ..., text: _Optional[str] = ...) -> None: ...
+
+class Action(_message.Message):
+    __slots__ = ("kind", "card", "suit", "text")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    SUIT_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    kind: ActionKind
+    card: Card
+    suit: Suit
+    text: str
+    def __init__(self, kind: _Optional[_Union[ActionKind, str]] = ..., card: _Optional[_Union[Card, _Mapping]] = ..., suit: _Optional[_Union[Suit, str]] = ..., text: _Optional[str] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("seat", "action")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    action: Action
+    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+
+class SixtySixObservation(_message.Message):
+    __slots__ = ("seat", "to_act", "point", "hand", "trump_suit", "trump_card", "talon_size", "talon_state", "closed", "closed_by", "leader", "trick", "history", "trick_winners", "tricks", "points", "marriages", "opponent_known", "last_drawn", "game_score")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    POINT_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_SUIT_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_CARD_FIELD_NUMBER: _ClassVar[int]
+    TALON_SIZE_FIELD_NUMBER: _ClassVar[int]
+    TALON_STATE_FIELD_NUMBER: _ClassVar[int]
+    CLOSED_FIELD_NUMBER: _ClassVar[int]
+    CLOSED_BY_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    TRICK_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    TRICK_WINNERS_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    MARRIAGES_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_KNOWN_FIELD_NUMBER: _ClassVar[int]
+    LAST_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    GAME_SCORE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    to_act: int
+    point: Point
+    hand: _containers.RepeatedCompositeFieldContainer[Card]
+    trump_suit: Suit
+    trump_card: Card
+    talon_size: int
+    talon_state: TalonState
+    closed: bool
+    closed_by: int
+    leader: int
+    trick: _containers.RepeatedCompositeFieldContainer[Card]
+    history: _containers.RepeatedCompositeFieldContainer[Event]
+    trick_winners: _containers.RepeatedScalarFieldContainer[int]
+    tricks: _containers.RepeatedScalarFieldContainer[int]
+    points: _containers.RepeatedScalarFieldContainer[int]
+    marriages: _containers.RepeatedScalarFieldContainer[int]
+    opponent_known: _containers.RepeatedCompositeFieldContainer[Card]
+    last_drawn: Card
+    game_score: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., to_act: _Optional[int] = ..., point: _Optional[_Union[Point, str]] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., trump_suit: _Optional[_Union[Suit, str]] = ..., trump_card: _Optional[_Union[Card, _Mapping]] = ..., talon_size: _Optional[int] = ..., talon_state: _Optional[_Union[TalonState, str]] = ..., closed: _Optional[bool] = ..., closed_by: _Optional[int] = ..., leader: _Optional[int] = ..., trick: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., trick_winners: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., marriages: _Optional[_Iterable[int]] = ..., opponent_known: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., last_drawn: _Optional[_Union[Card, _Mapping]] = ..., game_score: _Optional[_Iterable[int]] = ...) -> None: ...

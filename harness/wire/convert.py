@@ -1,0 +1,283 @@
+"""The only code that converts between protobuf messages and the engine's types.
+
+Cards and actions go out structured (suit, rank, kind) with their notation alongside for logs;
+on the way in, the structure wins and ``text`` is read only when the kind is unspecified.
+Anything malformed raises :class:`WireError` with a one-line reason.
+
+>>> action_from_pb(action_to_pb("marry:H"))
+'marry:H'
+>>> action_from_pb(pb.Action(text="TH"))
+'TH'
+>>> action_from_pb(pb.Action(kind=pb.ACTION_KIND_PLAY))
+Traceback (most recent call last):
+...
+harness.wire.convert.WireError: a PLAY action has no card
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, RANKS, SUITS
+from harness.games.sixtysix.observe import Observation
+from harness.games.sixtysix.options import Rules
+
+from . import arena_pb2 as pb
+
+PROTOCOL_VERSION = 1
+GAME = "sixtysix"
+
+
+class WireError(ValueError):
+    """A message that does not decode to something the engine understands."""
+
+
+# Enum values by notation letter; the engine's order (C D H S, 9 J Q K T A) is the enums' order.
+_SUIT_PB = {s: i + 1 for i, s in enumerate(SUITS)}
+_RANK_PB = {r: i + 1 for i, r in enumerate(RANKS)}
+_CARD_PB = {c: (_SUIT_PB[c[1]], _RANK_PB[c[0]]) for c in CARD_STR}
+_SIMPLE = {
+    "exchange": pb.ACTION_KIND_EXCHANGE,
+    "close": pb.ACTION_KIND_CLOSE,
+    "claim": pb.ACTION_KIND_CLAIM,
+    "draw": pb.ACTION_KIND_DRAW,
+    "pass": pb.ACTION_KIND_PASS,
+    "finish": pb.ACTION_KIND_FINISH,
+}
+_SIMPLE_TEXT = {v: k for k, v in _SIMPLE.items()}
+_POINT_PB = {"L": pb.POINT_LEAD, "D": pb.POINT_DRAW, "R": pb.POINT_CLOSE_RESPONSE, "F": pb.POINT_FOLLOW,
+             "E": pb.POINT_END, "over": pb.POINT_OVER}
+_POINT_TEXT = {v: k for k, v in _POINT_PB.items()}
+_TALON_PB = {"open": pb.TALON_STATE_OPEN, "closed": pb.TALON_STATE_CLOSED, "exhausted": pb.TALON_STATE_EXHAUSTED}
+_TALON_TEXT = {v: k for k, v in _TALON_PB.items()}
+
+
+# -- cards and actions ---------------------------------------------------------------------
+
+
+def fill_card(msg: pb.Card, card: str) -> pb.Card:
+    """Write the card named ``card`` into ``msg`` (a field of a message being built)."""
+    msg.suit, msg.rank = _CARD_PB[card]
+    msg.text = card
+    return msg
+
+
+def card_to_pb(card: str) -> pb.Card:
+    suit, rank = _CARD_PB[card]
+    return pb.Card(suit=suit, rank=rank, text=card)
+
+
+def card_from_pb(msg: pb.Card) -> str:
+    """The notation of a structured card; WireError on an unset or unknown suit or rank."""
+    if not 1 <= msg.rank <= 6:
+        raise WireError(f"card has a bad rank value {msg.rank}")
+    if not 1 <= msg.suit <= 4:
+        raise WireError(f"card has a bad suit value {msg.suit}")
+    return RANKS[msg.rank - 1] + SUITS[msg.suit - 1]
+
+
+def _suit_from_pb(value: int) -> str:
+    if not 1 <= value <= 4:
+        raise WireError(f"bad suit value {value}")
+    return SUITS[value - 1]
+
+
+def fill_action(msg: pb.Action, action: str) -> pb.Action:
+    """Write the action ``action`` (notation) into ``msg``."""
+    if action in _CARD_PB:
+        msg.kind = pb.ACTION_KIND_PLAY
+        fill_card(msg.card, action)
+    elif action.startswith("marry:") and action[6:] in _SUIT_PB:
+        msg.kind = pb.ACTION_KIND_MARRY
+        msg.suit = _SUIT_PB[action[6:]]
+    elif action in _SIMPLE:
+        msg.kind = _SIMPLE[action]
+    else:
+        raise WireError(f"'{action}' is not an action")
+    msg.text = action
+    return msg
+
+
+def action_to_pb(action: str) -> pb.Action:
+    return fill_action(pb.Action(), action)
+
+
+def action_from_pb(msg: pb.Action) -> str:
+    """The notation of an action; WireError names what is wrong with a malformed one."""
+    kind = msg.kind
+    if kind == pb.ACTION_KIND_UNSPECIFIED:
+        return _action_from_text(msg.text)
+    if kind == pb.ACTION_KIND_PLAY:
+        if not msg.HasField("card"):
+            raise WireError("a PLAY action has no card")
+        return card_from_pb(msg.card)
+    if kind == pb.ACTION_KIND_MARRY:
+        if msg.suit == pb.SUIT_UNSPECIFIED:
+            raise WireError("a MARRY action has no suit")
+        return "marry:" + _suit_from_pb(msg.suit)
+    if kind in _SIMPLE_TEXT:
+        return _SIMPLE_TEXT[kind]
+    raise WireError(f"bad action kind value {kind}")
+
+
+def _action_from_text(text: str) -> str:
+    if not text:
+        raise WireError("the action has no kind and no text")
+    if text in _CARD_PB or text in _SIMPLE or (text.startswith("marry:") and text[6:] in _SUIT_PB):
+        return text
+    shown = text if len(text) <= 40 and text.isprintable() else repr(text[:40]) + "..."
+    raise WireError(f"'{shown}' is not an action")
+
+
+def actions_from_pb(msgs: Iterable[pb.Action]) -> tuple[str, ...]:
+    return tuple(action_from_pb(m) for m in msgs)
+
+
+def deck_to_pb(deck: Iterable[int]) -> list[pb.Card]:
+    """A dealt deck (card ints, top first) as Card messages."""
+    return [card_to_pb(CARD_STR[c]) for c in deck]
+
+
+def deck_from_pb(cards: Iterable[pb.Card]) -> tuple[int, ...]:
+    return tuple(CARD_INDEX[card_from_pb(c)] for c in cards)
+
+
+# -- rules ---------------------------------------------------------------------------------
+
+
+def rules_to_map(rules: Rules) -> dict[str, str]:
+    """Every rule option as name -> value text (``true``/``false`` for booleans)."""
+    return {k: (("true" if v else "false") if isinstance(v, bool) else str(v)) for k, v in rules.to_dict().items()}
+
+
+def rules_from_map(values: Mapping[str, str]) -> Rules:
+    try:
+        return Rules.from_mapping(dict(values))
+    except ValueError as e:
+        raise WireError(str(e)) from None
+
+
+# -- observations --------------------------------------------------------------------------
+
+
+def observation_to_pb(obs: Observation) -> pb.SixtySixObservation:
+    """Exactly the fields of ``obs`` (legal actions and rules travel elsewhere)."""
+    m = pb.SixtySixObservation(
+        seat=obs.seat,
+        point=_POINT_PB[obs.point],
+        trump_suit=_SUIT_PB[obs.trump_suit],
+        talon_size=obs.talon_size,
+        talon_state=_TALON_PB[obs.talon_state],
+        closed=obs.closed_by is not None,
+        leader=obs.leader,
+        trick_winners=obs.trick_winners,
+        tricks=obs.tricks,
+        points=obs.points,
+        marriages=obs.marriages,
+        game_score=obs.game_score,
+    )
+    if obs.to_act is not None:
+        m.to_act = obs.to_act
+    if obs.closed_by is not None:
+        m.closed_by = obs.closed_by
+    if obs.trump_card is not None:
+        fill_card(m.trump_card, obs.trump_card)
+    if obs.last_drawn is not None:
+        fill_card(m.last_drawn, obs.last_drawn)
+    for c in obs.hand:
+        fill_card(m.hand.add(), c)
+    for c in obs.trick:
+        fill_card(m.trick.add(), c)
+    for c in obs.opponent_known:
+        fill_card(m.opponent_known.add(), c)
+    for seat, a in obs.history:
+        fill_action(m.history.add(seat=seat).action, a)
+    return m
+
+
+O = TypeVar("O", bound=Observation)
+
+
+def observation_from_pb(
+    m: pb.SixtySixObservation, rules: Rules = Rules(), legal: Sequence[str] = (), cls: type[O] = Observation
+) -> O:
+    """The Observation encoded in ``m``; ``rules`` and ``legal`` come from the match and the request."""
+    try:
+        point = _POINT_TEXT[m.point]
+        talon_state = _TALON_TEXT[m.talon_state]
+    except KeyError:
+        raise WireError(f"bad point {m.point} or talon state {m.talon_state}") from None
+    return cls(
+        seat=_seat(m.seat),
+        to_act=_seat(m.to_act) if m.HasField("to_act") else None,
+        point=point,
+        hand=tuple(card_from_pb(c) for c in m.hand),
+        trump_suit=_suit_from_pb(m.trump_suit),
+        trump_card=card_from_pb(m.trump_card) if m.HasField("trump_card") else None,
+        talon_size=m.talon_size,
+        talon_state=talon_state,
+        closed_by=_seat(m.closed_by) if m.HasField("closed_by") else None,
+        leader=_seat(m.leader),
+        trick=tuple(card_from_pb(c) for c in m.trick),
+        history=tuple((_seat(e.seat), action_from_pb(e.action)) for e in m.history),
+        trick_winners=tuple(_seat(w) for w in m.trick_winners),
+        tricks=_pair(m.tricks, "tricks"),
+        points=_pair(m.points, "points"),
+        marriages=_pair(m.marriages, "marriages"),
+        opponent_known=tuple(card_from_pb(c) for c in m.opponent_known),
+        last_drawn=card_from_pb(m.last_drawn) if m.HasField("last_drawn") else None,
+        game_score=_pair(m.game_score, "game_score"),
+        legal=tuple(legal),
+        rules=rules,
+    )
+
+
+def _seat(v: int) -> int:
+    if v > 1:
+        raise WireError(f"bad seat {v}")
+    return v
+
+
+def _pair(values: Sequence[int], name: str) -> tuple[int, int]:
+    if len(values) != 2:
+        raise WireError(f"{name} has {len(values)} values, expected 2")
+    return (values[0], values[1])
+
+
+# -- requests ------------------------------------------------------------------------------
+
+
+def request_to_pb(
+    request_id: int, match_id: str, deal_no: int, decision_no: int, obs: Observation, move_ms: int, bank_ms: int,
+    legal: Sequence[str] | None = None,
+) -> pb.DecisionRequest:
+    """A DecisionRequest: the seat's observation, the legal actions (default ``obs.legal``), the clock."""
+    req = pb.DecisionRequest(
+        request_id=request_id, match_id=match_id, deal_no=deal_no, decision_no=decision_no,
+        clock=pb.Clock(move_ms=move_ms, bank_ms=bank_ms), sixtysix=observation_to_pb(obs),
+    )
+    for a in obs.legal if legal is None else legal:
+        fill_action(req.legal.add(), a)
+    return req
+
+
+def request_from_pb(req: pb.DecisionRequest, rules: Rules = Rules(), cls: type[O] = Observation) -> O:
+    """The Observation a request carries, with its legal actions filled in."""
+    if req.WhichOneof("observation") != "sixtysix":
+        raise WireError(f"the request carries no sixtysix observation ({req.WhichOneof('observation')})")
+    return observation_from_pb(req.sixtysix, rules, actions_from_pb(req.legal), cls)
+
+
+def hello(name: str, version: str = "", token: str = "", max_concurrent: int = 1, **extra: Any) -> pb.BotMessage:
+    """The first message of a bot: protocol version 1, plays sixtysix."""
+    return pb.BotMessage(hello=pb.Hello(
+        name=name, version=version, protocol_version=PROTOCOL_VERSION, games=[GAME],
+        max_concurrent=max_concurrent, token=token, **extra,
+    ))
+
+
+def reply(request_id: int, action: str) -> pb.BotMessage:
+    msg = pb.BotMessage(reply=pb.Reply(request_id=request_id))
+    fill_action(msg.reply.action, action)
+    return msg
