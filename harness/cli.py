@@ -101,6 +101,17 @@ def _scores_after(results) -> tuple[int, int]:
     return (s[0], s[1])
 
 
+def _lazy(module: str, name: str):
+    """A command body imported only when it runs, so `arena rules` starts fast."""
+
+    def run(args: argparse.Namespace) -> int:
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(args)
+
+    return run
+
+
 # -- parser -----------------------------------------------------------------------------
 
 
@@ -122,6 +133,24 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "perft":
             r.add_argument("--depth", type=int, required=True)
         r.set_defaults(func=fn)
+
+    match = sub.add_parser("match", help="play one match to 7 between two bots, shown live")
+    match.add_argument("bot_a", help="a command (\"python sample_bots/random_bot.py\") or remote:NAME")
+    match.add_argument("bot_b", help="a command or remote:NAME")
+    match.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
+    match.add_argument("--move-time", type=float, default=1.0, metavar="SEC", help="limit per decision")
+    match.add_argument("--time-bank", type=float, default=10.0, metavar="SEC", help="bank per match")
+    match.add_argument("--hello-time", type=float, default=None, metavar="SEC",
+                       help="start-up limit for Hello (default 10 s; 300 s for remote bots)")
+    match.add_argument("--rule", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
+    match.add_argument("--listen", default="127.0.0.1:0", help="HOST:PORT or unix:PATH for the arena server")
+    match.add_argument("--out", default="results", help="folder for the match record")
+    match.add_argument("--no-live", dest="live", action="store_false", help="no live view")
+    match.set_defaults(func=_lazy("harness.arena.commands", "cmd_match"))
+
+    replay = sub.add_parser("replay", help="re-deal a match record, verify it and print it")
+    replay.add_argument("file", help="a JSON-lines match record")
+    replay.set_defaults(func=_lazy("harness.arena.commands", "cmd_replay"))
 
     demo = sub.add_parser("demo", help="the main job on embedded defaults")
     demo.add_argument("--seed", type=int, default=66)
