@@ -200,9 +200,13 @@ O = TypeVar("O", bound=Observation)
 
 
 def observation_from_pb(
-    m: pb.SixtySixObservation, rules: Rules = Rules(), legal: Sequence[str] = (), cls: type[O] = Observation
+    m: pb.SixtySixObservation, rules: Rules = Rules(), legal: Sequence[str] = (), cls: type[O] = Observation,
+    **extra: Any,
 ) -> O:
-    """The Observation encoded in ``m``; ``rules`` and ``legal`` come from the match and the request."""
+    """The Observation encoded in ``m``; ``rules`` and ``legal`` come from the match and the request.
+
+    ``cls`` may be a subclass of Observation (the SDK's); ``extra`` fills its own fields.
+    """
     try:
         point = _POINT_TEXT[m.point]
         talon_state = _TALON_TEXT[m.talon_state]
@@ -230,6 +234,7 @@ def observation_from_pb(
         game_score=_pair(m.game_score, "game_score"),
         legal=tuple(legal),
         rules=rules,
+        **extra,
     )
 
 
@@ -262,11 +267,11 @@ def request_to_pb(
     return req
 
 
-def request_from_pb(req: pb.DecisionRequest, rules: Rules = Rules(), cls: type[O] = Observation) -> O:
+def request_from_pb(req: pb.DecisionRequest, rules: Rules = Rules(), cls: type[O] = Observation, **extra: Any) -> O:
     """The Observation a request carries, with its legal actions filled in."""
     if req.WhichOneof("observation") != "sixtysix":
         raise WireError(f"the request carries no sixtysix observation ({req.WhichOneof('observation')})")
-    return observation_from_pb(req.sixtysix, rules, actions_from_pb(req.legal), cls)
+    return observation_from_pb(req.sixtysix, rules, actions_from_pb(req.legal), cls, **extra)
 
 
 def hello(name: str, version: str = "", token: str = "", max_concurrent: int = 1, **extra: Any) -> pb.BotMessage:

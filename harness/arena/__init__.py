@@ -1,0 +1,8 @@
+"""The arena: gRPC server, bot processes, time control, the match loop and match records."""
+
+from .entrant import Entrant
+from .match import play_match
+from .result import Cause, Clock, Fault, MatchResult
+from .server import Arena, Session
+
+__all__ = ["Arena", "Cause", "Clock", "Entrant", "Fault", "MatchResult", "Session", "play_match"]

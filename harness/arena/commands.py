@@ -1,0 +1,146 @@
+"""Bodies of ``arena match`` and ``arena replay`` (argparse is wired in harness/cli.py).
+
+``cmd_match`` reads these attributes of ``args`` (defaults apply when one is missing):
+bot_a, bot_b (command or ``remote:NAME``), seed (int or None = random), move_time (s, 1.0),
+time_bank (s, 10.0), rule (list of name=value), out (dir, "results"), listen ("127.0.0.1:0" or
+``unix:PATH``), hello_time (s, 10.0 for commands), live (bool, True).
+``cmd_replay`` reads ``args.file``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import shlex
+import sys
+from argparse import Namespace
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.live import Live
+
+from harness.games.sixtysix.options import Rules
+from harness.render import deal_panel, match_summary
+
+from .entrant import REMOTE_PREFIX, Entrant
+from .match import play_match
+from .record import verify
+from .render import LiveView, live_view, replay_view, result_text
+from .result import Cause, Clock, MatchResult
+from .server import Arena
+
+
+def bot_names(spec_a: str, spec_b: str) -> tuple[str, str]:
+    """Short names from bot specs: a script's stem or the remote name; made distinct.
+
+    >>> bot_names("python sample_bots/random_bot.py", "python sample_bots/random_bot.py")
+    ('random_bot-1', 'random_bot-2')
+    """
+    def one(spec: str) -> str:
+        if spec.startswith(REMOTE_PREFIX):
+            return spec[len(REMOTE_PREFIX):] or "remote"
+        words = shlex.split(spec)
+        word = next((w for w in words[1:] if not w.startswith("-")), words[0]) if words else "bot"
+        return re.sub(r"[^A-Za-z0-9_.-]", "_", Path(word).stem) or "bot"
+
+    a, b = one(spec_a), one(spec_b)
+    return (f"{a}-1", f"{b}-2") if a == b else (a, b)
+
+
+def _record_path(out: Path, match_id: str) -> Path:
+    path = out / f"{match_id}.jsonl"
+    n = 2
+    while path.exists():
+        path = out / f"{match_id}.{n}.jsonl"
+        n += 1
+    return path
+
+
+def cmd_match(args: Namespace) -> int:
+    """Play one match between two bots, shown live; write its record. Exit 0 when the match ended
+    (forfeits included), 2 on bad arguments, 130 when interrupted."""
+    err = Console(stderr=True)
+    try:
+        rules = Rules.parse(getattr(args, "rule", None) or [])
+    except ValueError as e:
+        err.print(f"arena: {e}", markup=False)
+        return 2
+    move, bank = getattr(args, "move_time", 1.0), getattr(args, "time_bank", 10.0)
+    if move <= 0 or bank < 0:
+        err.print("arena: --move-time must be > 0 and --time-bank >= 0", markup=False)
+        return 2
+    seed = args.seed if getattr(args, "seed", None) is not None else random.randrange(1 << 31)
+    clock = Clock(move_ms=round(move * 1000), bank_ms=round(bank * 1000))
+    try:
+        return asyncio.run(_match(args, rules, seed, clock))
+    except KeyboardInterrupt:
+        err.print("arena: interrupted")
+        return 130
+
+
+async def _match(args: Namespace, rules: Rules, seed: int, clock: Clock) -> int:
+    console = Console()
+    names = bot_names(args.bot_a, args.bot_b)
+    hello = getattr(args, "hello_time", None)
+    arena = Arena()
+    address = await arena.start(getattr(args, "listen", None) or "127.0.0.1:0")
+    entrants = tuple(Entrant.parse(spec, name, arena=arena, hello_s=hello)
+                     for spec, name in zip((args.bot_a, args.bot_b), names))
+    for e in entrants:
+        if e.remote_name is not None:
+            console.print(f"waiting for remote bot [bold]{e.name}[/]: ARENA_ADDRESS={address} "
+                          f"ARENA_TOKEN={e.token}", highlight=False)
+    match_id = f"{names[0]}-vs-{names[1]}-s{seed}"
+    out = Path(getattr(args, "out", None) or "results")
+    view = LiveView(players=names, seed=seed, banks_ms=[clock.bank_ms, clock.bank_ms])
+    result: list[MatchResult] = []
+    show_live = getattr(args, "live", True)
+    live = Live(get_renderable=lambda: live_view(view), console=console, refresh_per_second=8, transient=True)
+
+    def on_event(ev: dict[str, Any]) -> None:
+        kind = ev["type"]
+        if kind == "deal":
+            view.deal_no, view.dealer, view.scores, view.state = ev["deal_no"], ev["dealer"], ev["scores"], ev["state"]
+            view.status = "playing"
+        elif kind == "action":
+            view.decisions = ev["decision_no"]
+            view.banks_ms[ev["player"]] = ev["bank_ms"]
+            view.last.append(ev["action"])
+            del view.last[:-24]
+            if ev["state"] is not None:
+                view.state = ev["state"]
+        elif kind == "deal_end":
+            view.last.clear()
+            view.scores = ev["scores"]
+            console.print(deal_panel(ev["rules"], ev["result"], names, ev["scores"]))
+        elif kind == "end":
+            result.append(ev["result"])
+
+    try:
+        if show_live:
+            live.start()
+        await play_match(entrants, match_id=match_id, seed=seed, rules=rules, clock=clock,
+                         record_path=_record_path(out, match_id), on_event=on_event)
+    finally:
+        if show_live:
+            live.stop()
+        await asyncio.gather(*(e.stop() for e in entrants))
+        await arena.stop()
+    r = result[0]
+    console.print(match_summary(names, r.scores, r.winner))
+    console.print(result_text(r))
+    console.print(f"record: {r.record}", highlight=False)
+    return 0 if r.cause is not Cause.INTERRUPTED else 130
+
+
+def cmd_replay(args: Namespace) -> int:
+    """Re-deal and re-apply a record, print it deal by deal; exit 0 if it verifies, 1 if not."""
+    rep = verify(args.file)
+    console = Console()
+    for item in replay_view(rep):
+        console.print(item)
+    if not rep.ok:
+        print(f"arena: {args.file}: {rep.divergence}", file=sys.stderr)
+    return 0 if rep.ok else 1

@@ -1,0 +1,134 @@
+"""A participant: a bot command the arena launches and keeps, or a remote bot that dials in."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+from .process import BotProcess, describe_exit
+from .result import Cause, Fault
+from .server import Arena, Session
+
+REMOTE_PREFIX = "remote:"
+REMOTE_HELLO_S = 300.0  # a person starts a remote bot by hand
+
+
+class Entrant:
+    """One player for any number of matches, possibly concurrent, over one bot stream.
+
+    A command entrant is launched on first use with a fresh one-time token in ARENA_TOKEN and
+    the address in ARENA_ADDRESS; if its process or stream dies it is relaunched for the next
+    match and ``crashes`` counts that. A remote entrant waits for a bot presenting ``token``.
+    """
+
+    def __init__(self, name: str, command: str | None = None, remote_name: str | None = None, *,
+                 arena: Arena | None = None, token: str | None = None, hello_s: float | None = None,
+                 stop_grace_s: float = 2.0, cwd: str | None = None) -> None:
+        if (command is None) == (remote_name is None):
+            raise ValueError("an entrant has either a command or a remote name")
+        self.name = name
+        self.command = command
+        self.remote_name = remote_name
+        self.arena = arena
+        self.token = token or secrets.token_urlsafe(18)  # fixed for a remote entrant, renewed per launch otherwise
+        self.hello_s = hello_s if hello_s is not None else (10.0 if command else REMOTE_HELLO_S)
+        self.stop_grace_s = stop_grace_s
+        self.cwd = cwd
+        self.crashes = 0  # relaunches after the process or stream died
+        self.failed_starts = 0
+        self.session: Session | None = None
+        self.process: BotProcess | None = None
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    def parse(cls, spec: str, name: str | None = None, **kw: object) -> Entrant:
+        """``remote:NAME`` or a command line."""
+        if spec.startswith(REMOTE_PREFIX):
+            remote = spec[len(REMOTE_PREFIX):]
+            return cls(name or remote, remote_name=remote, **kw)  # type: ignore[arg-type]
+        return cls(name or spec, command=spec, **kw)  # type: ignore[arg-type]
+
+    async def ensure(self, arena: Arena | None = None) -> Session | Fault:
+        """A live session, launching or waiting for the bot if needed; a Fault (NO_HELLO) on failure."""
+        async with self._lock:
+            if arena is not None:
+                self.arena = arena
+            if self.arena is None:
+                raise RuntimeError("Entrant.ensure needs an Arena")
+            if self.session is not None:
+                if self.session.alive:
+                    return self.session
+                self.crashes += 1
+                self.session = None
+            if self.process is not None:
+                await self.process.stop(self.stop_grace_s)
+                self.process = None
+            got = await (self._launch() if self.command is not None else self._await_remote())
+            if isinstance(got, Session):
+                self.session = got
+            else:
+                self.failed_starts += 1
+            return got
+
+    async def _await_remote(self) -> Session | Fault:
+        assert self.arena is not None
+        fut = self.arena.expect(self.token)
+        try:
+            return await asyncio.wait_for(fut, self.hello_s)
+        except TimeoutError:
+            return Fault(Cause.NO_HELLO, f"remote bot '{self.remote_name}' did not connect within {self.hello_s:g} s")
+        finally:
+            self.arena.forget(self.token)
+
+    async def _launch(self) -> Session | Fault:
+        assert self.arena is not None and self.command is not None and self.arena.address is not None
+        self.token = secrets.token_urlsafe(18)
+        fut = self.arena.expect(self.token)
+        proc = BotProcess(self.command, {"ARENA_ADDRESS": self.arena.address, "ARENA_TOKEN": self.token}, self.cwd)
+        try:
+            await proc.start()
+        except (OSError, ValueError) as e:
+            self.arena.forget(self.token)
+            return Fault(Cause.NO_HELLO, f"cannot start '{self.command}': {e}")
+        self.process = proc
+        exited = asyncio.ensure_future(proc.wait_exit(self.hello_s))
+        try:
+            done, _ = await asyncio.wait({fut, exited}, timeout=self.hello_s, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            exited.cancel()
+        if fut in done and not fut.cancelled():
+            got = fut.result()
+        elif proc.returncode is not None:
+            got = Fault(Cause.NO_HELLO, f"{describe_exit(proc.returncode)} before saying Hello{_last_line(proc)}")
+        else:
+            got = Fault(Cause.NO_HELLO, f"no Hello within {self.hello_s:g} s")
+        if isinstance(got, Fault):
+            self.arena.forget(self.token)
+            await proc.stop(self.stop_grace_s)
+        return got
+
+    async def explain(self, fault: Fault) -> Fault:
+        """Turn a lost stream into CRASH when the process has exited (waiting briefly to see it)."""
+        if fault.cause is not Cause.DISCONNECT or self.process is None:
+            return fault
+        code = await self.process.wait_exit(0.5)
+        if code is None:
+            return fault
+        return Fault(Cause.CRASH, f"{describe_exit(code)}{_last_line(self.process)}")
+
+    def stderr_tail(self) -> str:
+        return self.process.stderr_tail() if self.process is not None else ""
+
+    async def stop(self) -> None:
+        """Say Goodbye, then stop the process (SIGTERM, grace, SIGKILL to its group)."""
+        async with self._lock:
+            if self.session is not None:
+                await self.session.goodbye("the arena is done", wait_s=min(1.0, self.stop_grace_s))
+                self.session = None
+            if self.process is not None:
+                await self.process.stop(self.stop_grace_s)
+
+
+def _last_line(proc: BotProcess) -> str:
+    lines = proc.stderr_tail().strip().splitlines()
+    return f"; stderr: {lines[-1][:200]}" if lines else ""

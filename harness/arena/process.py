@@ -1,0 +1,144 @@
+"""A bot process: launched in its own process group, stderr kept as a bounded tail, stopped for sure."""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import os
+import shlex
+import signal
+import sys
+from collections.abc import Mapping
+
+TAIL_BYTES = 64 * 1024
+_LIVE: set[int] = set()  # process groups started here and not yet known to be gone
+
+
+def argv_of(command: str) -> list[str]:
+    """The argv of a command line; a leading ``python``/``python3`` becomes this interpreter.
+
+    >>> argv_of("python bots/x.py --fast")[1:]
+    ['bots/x.py', '--fast']
+    """
+    argv = shlex.split(command)
+    if not argv:
+        raise ValueError("empty bot command")
+    if argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    return argv
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes in process group ``pgid``, read from /proc."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(b")") + 2:].split()  # state ppid pgrp ...
+        if int(fields[2]) == pgid and fields[0] != b"Z":
+            found.append(int(name))
+    return found
+
+
+def _killpg(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+@atexit.register
+def _kill_all() -> None:
+    for pgid in list(_LIVE):
+        _killpg(pgid, signal.SIGKILL)
+
+
+class BotProcess:
+    """One launched bot command. ``pid`` is also its process group id."""
+
+    def __init__(self, command: str, env: Mapping[str, str], cwd: str | None = None) -> None:
+        self.command = command
+        self.argv = argv_of(command)
+        self._env = {**os.environ, **env}
+        self._cwd = cwd
+        self._proc: asyncio.subprocess.Process | None = None
+        self._tail = bytearray()
+        self._drain: asyncio.Task[None] | None = None
+        self._stopped = False
+
+    async def start(self) -> None:
+        """Launch; raises OSError when the command cannot be executed."""
+        self._proc = await asyncio.create_subprocess_exec(
+            *self.argv, env=self._env, cwd=self._cwd, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, start_new_session=True,
+        )
+        _LIVE.add(self._proc.pid)
+        self._drain = asyncio.create_task(self._read_stderr(self._proc.stderr))
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._proc is None else self._proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self._proc is None else self._proc.returncode
+
+    def stderr_tail(self) -> str:
+        return self._tail.decode("utf-8", "replace")
+
+    async def _read_stderr(self, stream: asyncio.StreamReader | None) -> None:
+        if stream is None:
+            return
+        while chunk := await stream.read(65536):
+            self._tail += chunk
+            if len(self._tail) > TAIL_BYTES:
+                del self._tail[: len(self._tail) - TAIL_BYTES]
+
+    async def wait_exit(self, timeout: float) -> int | None:
+        """The exit status once the process has exited within ``timeout``, else None."""
+        if self._proc is None:
+            return None
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._proc.wait()), timeout)
+        except asyncio.TimeoutError:
+            return None
+
+    async def stop(self, grace: float = 2.0) -> None:
+        """SIGTERM to the group, up to ``grace`` seconds for it to go, then SIGKILL; reap."""
+        proc = self._proc
+        if proc is None or self._stopped:
+            return
+        self._stopped = True
+        pgid = proc.pid
+        _killpg(pgid, signal.SIGTERM)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + grace
+        while loop.time() < end and (proc.returncode is None or group_members(pgid)):
+            await asyncio.sleep(0.01 if proc.returncode is None else 0.02)
+        _killpg(pgid, signal.SIGKILL)
+        await proc.wait()
+        while group_members(pgid) and loop.time() < end + 2.0:
+            await asyncio.sleep(0.01)
+        _LIVE.discard(pgid)
+        if self._drain is not None:
+            try:
+                await asyncio.wait_for(self._drain, 1.0)
+            except (asyncio.TimeoutError, Exception):
+                self._drain.cancel()
+
+
+def describe_exit(code: int | None) -> str:
+    """``exited with status 3`` or ``killed by SIGSEGV``."""
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exited with status {code}"

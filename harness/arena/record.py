@@ -1,0 +1,207 @@
+"""Match records as JSON lines, and their verification by replay.
+
+A record is deterministic (same seed and same decisions give the same bytes) except for the
+timing fields: ``ms`` in a deal line (milliseconds each action took, measured at the arena),
+``duration_s`` in the end line, and the ``stderr`` line (bot output). :func:`deterministic`
+drops exactly those.
+
+Lines, in order:
+  {"type": "header", "version": 1, "match_id", "seed", "players", "rules", "clock"}
+  {"type": "deal", "deal_no", "dealer", "deck", "actions", "ms", "result"}   one per deal begun
+  {"type": "end", "winner", "scores", "cause", "offender", "deal_no", "decision_no", "detail",
+   "deals", "decisions", "duration_s"}
+  {"type": "stderr", "tails": [tail of player 0, tail of player 1]}
+``result`` is null for a deal cut short by a forfeit, else {"winner", "game_points", "row",
+"reason", "scores"} with the game scores after the deal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.games.sixtysix.cards import deck_str, parse_deck
+from harness.games.sixtysix.engine import IllegalAction
+from harness.games.sixtysix.match import DealResult, Match, match_apply, start_match
+from harness.games.sixtysix.options import Rules
+
+VERSION = 1
+TIMING_KEYS = ("ms", "duration_s")
+
+
+def dumps(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def deal_result_dict(r: DealResult, scores: tuple[int, int]) -> dict[str, Any]:
+    return {"winner": r.winner, "game_points": r.game_points, "row": r.row, "reason": r.reason,
+            "scores": list(scores)}
+
+
+class Recorder:
+    """Builds a record in memory; the match loop appends one action at a time."""
+
+    def __init__(self, header: dict[str, Any]) -> None:
+        self.header = {"type": "header", "version": VERSION, **header}
+        self.deals: list[dict[str, Any]] = []
+        self.end: dict[str, Any] | None = None
+        self.tails: list[str] = ["", ""]
+
+    def begin_deal(self, m: Match) -> None:
+        self.actions: list[str] = []
+        self.ms: list[float] = []
+        self.deals.append({"type": "deal", "deal_no": m.deal_no, "dealer": m.dealer,
+                           "deck": deck_str(m.state.deck), "actions": self.actions, "ms": self.ms,
+                           "result": None})
+
+    def action(self, action: str, ms: float) -> None:
+        self.actions.append(action)
+        self.ms.append(round(ms, 3))
+
+    def end_deal(self, r: DealResult, scores: tuple[int, int]) -> None:
+        self.deals[-1]["result"] = deal_result_dict(r, scores)
+
+    def lines(self) -> list[str]:
+        out = [self.header, *self.deals]
+        if self.end is not None:
+            out.append({"type": "end", **self.end})
+        out.append({"type": "stderr", "tails": self.tails})
+        return [dumps(o) for o in out]
+
+    def write(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text("\n".join(self.lines()) + "\n", encoding="utf-8")
+        tmp.replace(path)
+
+
+def read(path: Path | str) -> list[dict[str, Any]]:
+    """The record's lines as dicts; ValueError on a line that is not JSON."""
+    out = []
+    for i, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise ValueError(f"line {i} is not JSON: {e.msg}") from None
+    return out
+
+
+def deterministic(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The record without its timing fields and stderr line: equal for equal seeds and decisions."""
+    return [{k: v for k, v in d.items() if k not in TIMING_KEYS} for d in lines if d.get("type") != "stderr"]
+
+
+@dataclass
+class VerifyReport:
+    """The outcome of re-playing a record. ``divergence`` is the first mismatch, None when it verifies."""
+
+    ok: bool
+    divergence: str | None
+    header: dict[str, Any] = field(default_factory=dict)
+    rules: Rules | None = None
+    deals: list[dict[str, Any]] = field(default_factory=list)  # the deal lines replayed without divergence
+    end: dict[str, Any] | None = None
+
+
+def verify(path: Path | str) -> VerifyReport:
+    """Re-deal from the record, re-apply every action and check each outcome and the final line."""
+    try:
+        lines = read(path)
+    except (OSError, ValueError) as e:
+        return VerifyReport(False, f"unreadable record: {e}")
+    return verify_lines(lines)
+
+
+def verify_lines(lines: list[dict[str, Any]]) -> VerifyReport:
+    if not lines or lines[0].get("type") != "header":
+        return VerifyReport(False, "line 1: no header")
+    header = lines[0]
+    rep = VerifyReport(False, None, header=header)
+    try:
+        rules = Rules.from_mapping(header["rules"])
+        m = start_match(int(header["seed"]), rules)
+    except (KeyError, TypeError, ValueError) as e:
+        rep.divergence = f"header: bad seed or rules: {e}"
+        return rep
+    rep.rules = rules
+    deals = [d for d in lines[1:] if d.get("type") == "deal"]
+    ends = [d for d in lines[1:] if d.get("type") == "end"]
+    decisions = 0
+    for d in deals:
+        err, m, decisions = _check_deal(d, m, decisions)
+        if err:
+            rep.divergence = err
+            return rep
+        rep.deals.append(d)
+    if len(ends) != 1:
+        rep.divergence = f"expected one end line, found {len(ends)}"
+        return rep
+    rep.end = end = ends[0]
+    err = _check_end(end, m, decisions, len(deals))
+    rep.divergence = err
+    rep.ok = err is None
+    return rep
+
+
+def _check_deal(d: dict[str, Any], m: Match, decisions: int) -> tuple[str | None, Match, int]:
+    n = d.get("deal_no")
+    where = f"deal {n}"
+    if m.over:
+        return f"{where}: the match was already over after deal {m.deal_no}", m, decisions
+    if n != m.deal_no:
+        return f"deal {m.deal_no}: record says deal_no {n}", m, decisions
+    if d.get("dealer") != m.dealer:
+        return f"{where}: dealer is player {m.dealer}, record says {d.get('dealer')}", m, decisions
+    try:
+        deck_ok = parse_deck(d.get("deck", "")) == m.state.deck
+    except (ValueError, TypeError):
+        deck_ok = False
+    if not deck_ok:
+        return f"{where}: deck differs from the seed's deck {deck_str(m.state.deck)}", m, decisions
+    results = len(m.results)
+    actions = d.get("actions", [])
+    for i, a in enumerate(actions, 1):
+        decisions += 1
+        if len(m.results) > results:
+            return f"{where}, action {i} (decision {decisions}): the deal was already over", m, decisions
+        try:
+            m = match_apply(m, a)
+        except (IllegalAction, TypeError, AttributeError) as e:
+            return f"{where}, action {i} (decision {decisions}): '{a}' is illegal: {e}", m, decisions
+    finished = len(m.results) > results
+    if d.get("result") is None:
+        if finished:
+            return f"{where}: the deal ended after its last action but the record has no result", m, decisions
+        return None, m, decisions
+    if not finished:
+        return f"{where}: the record has a result but the deal is not over after {len(actions)} actions", m, decisions
+    want = deal_result_dict(m.results[-1], m.scores)
+    if d["result"] != want:
+        return f"{where}: result {dumps(d['result'])} differs from the replay's {dumps(want)}", m, decisions
+    return None, m, decisions
+
+
+def _check_end(end: dict[str, Any], m: Match, decisions: int, deals: int) -> str | None:
+    cause = end.get("cause")
+    got = {k: end.get(k) for k in ("scores", "deals", "decisions")}
+    want = {"scores": list(m.scores), "deals": deals, "decisions": decisions}
+    if cause == "normal":
+        if not m.over:
+            return f"end: cause normal but the match is not over (scores {list(m.scores)})"
+        want["winner"] = m.winner
+        got["winner"] = end.get("winner")
+    elif m.over:
+        return f"end: cause {cause} but the match was over with winner {m.winner}"
+    elif cause not in ("interrupted", "no_hello") and end.get("offender") not in (0, 1):
+        return f"end: cause {cause} without an offender"
+    elif cause not in ("interrupted", "no_hello"):
+        want["winner"] = 1 - end["offender"] if cause != "interrupted" else None
+        got["winner"] = end.get("winner")
+    for k in want:
+        if got[k] != want[k]:
+            return f"end: {k} is {got[k]}, replay gives {want[k]}"
+    return None

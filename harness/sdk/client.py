@@ -1,0 +1,235 @@
+"""The bot side of the wire: connect out to the arena, say Hello, answer requests until told to stop.
+
+A bot is any object with ``act(observation) -> action``::
+
+    from harness.sdk import run
+
+    class Mine:
+        def act(self, obs):
+            return obs.legal[0]
+
+    raise SystemExit(run(Mine(), name="mine"))
+
+The address and token come from ``--arena``/``--token`` or ``ARENA_ADDRESS``/``ARENA_TOKEN``.
+Requests are answered on a thread pool (``--max-concurrent``, announced in Hello), each reply
+echoing its request id. ``run`` returns 0 after Goodbye, SIGTERM/SIGINT or a dropped connection,
+and 1 (with one line on stderr) when it cannot connect or the arena refuses it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import grpc
+
+from harness.games.sixtysix.observe import Observation as GameObservation
+from harness.games.sixtysix.options import Rules
+from harness.wire import arena_pb2 as pb
+from harness.wire import arena_pb2_grpc as pb_grpc
+from harness.wire.convert import WireError, hello, reply, request_from_pb, rules_from_map
+
+from .helpers import Determinizer, opponent_hand_size, points_in_play, unseen
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Observation(GameObservation):
+    """What the seat sees (see :class:`harness.games.sixtysix.observe.Observation`), plus the clock
+    of this decision and the helpers search bots need."""
+
+    move_ms: int = 0  # the limit for this decision
+    bank_ms: int = 0  # the time bank left in the match
+    received: float = 0.0  # time.monotonic() when the request arrived
+    match_id: str = ""
+
+    def deadline(self, fraction: float = 0.5) -> float:
+        """The monotonic time by which ``fraction`` of the move limit is used up."""
+        return self.received + fraction * self.move_ms / 1000.0
+
+    def unseen(self) -> tuple[str, ...]:
+        return unseen(self)
+
+    def points_in_play(self) -> int:
+        return points_in_play(self)
+
+    def opponent_hand_size(self) -> int:
+        return opponent_hand_size(self)
+
+    def determinize(self, rng: Any) -> Any:
+        """A full engine State consistent with this observation (hidden cards sampled with ``rng``)."""
+        return Determinizer(self).sample(rng)
+
+
+class Bot(Protocol):
+    """What a bot implements. Optional: ``on_notice(message)`` receives MatchStart/DealStart/DealEnd/MatchEnd."""
+
+    def act(self, observation: Observation) -> str: ...
+
+
+def parse_args(argv: Sequence[str] | None, name: str) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=f"{name}: a Sixty-Six Arena bot")
+    p.add_argument("--arena", default=os.environ.get("ARENA_ADDRESS"), help="host:port or unix:PATH (ARENA_ADDRESS)")
+    p.add_argument("--token", default=os.environ.get("ARENA_TOKEN", ""), help="the token (ARENA_TOKEN)")
+    p.add_argument("--name", default=name)
+    p.add_argument("--max-concurrent", type=int, default=None, help="decisions worked on at once")
+    p.add_argument("--connect-timeout", type=float, default=10.0)
+    return p.parse_args(argv)
+
+
+def run(bot: Bot, argv: Sequence[str] | None = None, *, name: str | None = None, version: str = "0.1.0",
+        max_concurrent: int = 4) -> int:
+    """Connect to the arena and serve ``bot`` until Goodbye, SIGTERM/SIGINT or a dropped connection."""
+    name = name or type(bot).__name__
+    args = parse_args(sys.argv[1:] if argv is None else argv, name)
+    if not args.arena:
+        print(f"{name}: no arena address (give --arena ADDRESS or set ARENA_ADDRESS)", file=sys.stderr)
+        return 2
+    workers = max(1, args.max_concurrent or max_concurrent)
+    conn = Connection(bot, args.arena, args.token, args.name, version, workers)
+    return conn.serve(args.connect_timeout)
+
+
+class Connection:
+    """One stream to the arena; the main thread reads, a pool of workers runs ``act``."""
+
+    def __init__(self, bot: Bot, address: str, token: str, name: str, version: str, workers: int) -> None:
+        self.bot, self.address, self.token, self.name, self.version = bot, address, token, name, version
+        self.workers = workers
+        self.outbox: queue.Queue[pb.BotMessage | None] = queue.Queue()
+        self.rules: dict[str, Rules] = {}
+        self.stopping = threading.Event()
+        self.call: Any = None
+
+    def _outgoing(self) -> Iterator[pb.BotMessage]:
+        while True:
+            msg = self.outbox.get()
+            if msg is None:
+                return
+            yield msg
+
+    def _say(self, line: str) -> None:
+        print(f"{self.name}: {line}", file=sys.stderr, flush=True)
+
+    def serve(self, connect_timeout: float) -> int:
+        channel = grpc.insecure_channel(self.address)
+        pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="act")
+        old = _install_signals(self._on_signal)
+        try:
+            if not self._connect(channel, connect_timeout):
+                if self.stopping.is_set():
+                    return 0
+                self._say(f"cannot connect to {self.address} within {connect_timeout:g} s")
+                return 1
+            self.outbox.put(hello(self.name, self.version, self.token, self.workers))
+            self.call = pb_grpc.BotArenaStub(channel).Play(self._outgoing())
+            return self._read(pool)
+        finally:
+            self.stopping.set()
+            self.outbox.put(None)
+            pool.shutdown(wait=True, cancel_futures=True)
+            if self.call is not None:
+                self.call.cancel()
+            channel.close()
+            for sig, h in old.items():
+                signal.signal(sig, h)
+
+    def _connect(self, channel: grpc.Channel, timeout: float) -> bool:
+        """Wait for the channel in short steps, so that a signal ends the wait at once."""
+        ready = grpc.channel_ready_future(channel)
+        deadline = time.monotonic() + timeout
+        while not self.stopping.is_set() and time.monotonic() < deadline:
+            try:
+                ready.result(timeout=0.1)
+                return True
+            except grpc.FutureTimeoutError:
+                continue
+        ready.cancel()
+        return False
+
+    def _read(self, pool: ThreadPoolExecutor) -> int:
+        try:
+            for msg in self.call:
+                kind = msg.WhichOneof("kind")
+                if kind == "request":
+                    pool.submit(self._answer, msg.request, time.monotonic())
+                elif kind == "goodbye":
+                    self._say(f"goodbye from the arena: {msg.goodbye.reason or 'no reason'}")
+                    return 0
+                elif kind == "welcome":
+                    continue
+                else:
+                    self._notice(kind, getattr(msg, kind))
+        except grpc.RpcError as e:
+            code = e.code()
+            if self.stopping.is_set() or code == grpc.StatusCode.CANCELLED:
+                return 0
+            if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.FAILED_PRECONDITION,
+                        grpc.StatusCode.INVALID_ARGUMENT):
+                self._say(f"the arena refused this bot: {code.name}: {e.details()}")
+                return 1
+            self._say(f"connection dropped: {code.name}: {e.details()}")
+            return 0
+        self._say("the arena closed the stream")
+        return 0
+
+    def _notice(self, kind: str, msg: Any) -> None:
+        if kind == "match_start":
+            try:
+                self.rules[msg.match_id] = rules_from_map(msg.rules)
+            except WireError as e:
+                self._say(f"match {msg.match_id}: rules not understood ({e}); assuming the defaults")
+        elif kind == "match_end":
+            self.rules.pop(msg.match_id, None)
+        hook = getattr(self.bot, "on_notice", None)
+        if hook is not None:
+            try:
+                hook(msg)
+            except Exception:  # noqa: BLE001 - a bot bug must not end the connection
+                self._say("on_notice raised:\n" + traceback.format_exc())
+
+    def _answer(self, req: pb.DecisionRequest, received: float) -> None:
+        if self.stopping.is_set():
+            return
+        rules = self.rules.get(req.match_id, Rules())
+        try:
+            obs = request_from_pb(req, rules, Observation, move_ms=req.clock.move_ms, bank_ms=req.clock.bank_ms,
+                                  received=received, match_id=req.match_id)
+        except WireError as e:
+            self._say(f"request {req.request_id} does not decode: {e}")
+            return
+        try:
+            action = self.bot.act(obs)
+        except Exception:  # noqa: BLE001 - report the bug, keep playing with a legal move
+            self._say(f"act() raised on request {req.request_id}; answering {obs.legal[0]!r}:\n"
+                      + traceback.format_exc())
+            action = obs.legal[0]
+        try:
+            msg = reply(req.request_id, action)
+        except (WireError, TypeError):
+            self._say(f"act() returned {action!r}, which is not an action")
+            msg = pb.BotMessage(reply=pb.Reply(request_id=req.request_id, action=pb.Action(text=str(action))))
+        if not self.stopping.is_set():
+            self.outbox.put(msg)
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        self.stopping.set()
+        self.outbox.put(None)
+        if self.call is not None:
+            self.call.cancel()
+
+
+def _install_signals(handler: Any) -> dict[int, Any]:
+    """Install ``handler`` for SIGTERM and SIGINT (main thread only); returns the previous handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGINT)}

@@ -1,0 +1,28 @@
+"""The committed generated code is exactly what the pinned generator makes from proto/."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+from pathlib import Path
+
+import pytest
+
+from harness.wire import generate
+
+pytest.importorskip("grpc_tools", reason="grpcio-tools comes with the dev extra")
+
+
+def test_generator_version_is_the_pinned_one() -> None:
+    pyproject = (generate.REPO / "pyproject.toml").read_text()
+    pinned = re.search(r'"grpcio-tools==([^"]+)"', pyproject)
+    assert pinned, "pyproject.toml must pin grpcio-tools exactly in the dev extra"
+    assert importlib.metadata.version("grpcio-tools") == pinned.group(1)
+
+
+def test_committed_code_is_fresh(tmp_path: Path) -> None:
+    generate.generate(tmp_path)
+    for name in generate.FILES:
+        committed = (generate.OUT / name).read_bytes()
+        fresh = (tmp_path / name).read_bytes()
+        assert committed == fresh, f"harness/wire/{name} is stale: run `python -m harness.wire.generate`"

@@ -1,0 +1,148 @@
+"""The Python SDK end to end: real bot processes against a small grpc.aio server on loopback.
+
+The server here is a stand-in for the arena that speaks the protocol directly, so that each
+case (concurrent requests, Goodbye, SIGTERM, a dropped connection, the move limit) can be driven
+and observed exactly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from harness.games.sixtysix import Rules
+from harness.wire import arena_pb2 as pb
+from harness.wire.convert import action_from_pb
+from stand import BOTS, handshake, positions, request, spawn, stand, wait_exit
+
+
+def test_concurrent_requests_then_goodbye() -> None:
+    rules = Rules(exchange_rank="J", marriage_in_phase2=True)
+
+    async def main() -> None:
+        async with stand() as (servicer, _, address):
+            proc = spawn("random_bot.py", address)
+            ctx, hello = await handshake(servicer, rules)
+            assert (hello.token, hello.protocol_version, list(hello.games)) == ("tok", 1, ["sixtysix"])
+            assert hello.max_concurrent == 8 and hello.name == "random"
+            obs = positions(60, 1, rules)
+            ids = random.Random(2).sample(range(1, 10**9), len(obs))
+            for rid, o in zip(ids, obs):  # all at once, without waiting
+                await ctx.write(request(rid, o))
+            legal = {rid: set(o.legal) for rid, o in zip(ids, obs)}
+            for _ in obs:
+                msg = await asyncio.wait_for(ctx.read(), 10)
+                rid = msg.reply.request_id
+                assert action_from_pb(msg.reply.action) in legal.pop(rid)
+            assert not legal
+            await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye(reason="done")))
+            assert await wait_exit(proc) == 0
+            assert b"goodbye" in proc.stderr.read()
+
+    asyncio.run(main())
+
+
+def test_sigterm_ends_the_bot_cleanly() -> None:
+    async def main() -> None:
+        async with stand() as (servicer, _, address):
+            proc = spawn("greedy_bot.py", address)
+            ctx, _ = await handshake(servicer)
+            o = positions(1, 3)[0]
+            await ctx.write(request(7, o))
+            msg = await asyncio.wait_for(ctx.read(), 10)
+            assert msg.reply.request_id == 7
+            proc.send_signal(signal.SIGTERM)
+            assert await wait_exit(proc) == 0
+            assert b"Traceback" not in proc.stderr.read()
+
+    asyncio.run(main())
+
+
+def test_dropped_connection_ends_the_bot() -> None:
+    async def main() -> None:
+        async with stand() as (servicer, server, address):
+            proc = spawn("random_bot.py", address)
+            await handshake(servicer)
+            await server.stop(0)
+            assert await wait_exit(proc) == 0
+            err = proc.stderr.read()
+            assert b"Traceback" not in err and (b"dropped" in err or b"closed" in err)
+
+    asyncio.run(main())
+
+
+def test_address_and_token_from_the_environment() -> None:
+    async def main() -> None:
+        async with stand() as (servicer, _, address):
+            proc = spawn("greedy_bot.py", address, token="env-token", env_only=True)
+            ctx, hello = await handshake(servicer)
+            assert hello.token == "env-token"
+            o = positions(1, 4)[0]
+            await ctx.write(request(1, o))
+            msg = await asyncio.wait_for(ctx.read(), 10)
+            assert action_from_pb(msg.reply.action) in o.legal
+            await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye()))
+            assert await wait_exit(proc) == 0
+
+    asyncio.run(main())
+
+
+def test_search_bot_answers_within_the_move_limit() -> None:
+    async def main() -> None:
+        async with stand() as (servicer, _, address):
+            proc = spawn("search_bot.py", address)
+            ctx, _ = await handshake(servicer)
+            worst = 0.0
+            for i, o in enumerate(positions(8, 5) + positions(8, 6, phase2=True), 1):
+                t0 = time.monotonic()
+                await ctx.write(request(i, o, move_ms=300))
+                msg = await asyncio.wait_for(ctx.read(), 10)
+                worst = max(worst, time.monotonic() - t0)
+                assert msg.reply.request_id == i and action_from_pb(msg.reply.action) in o.legal
+            assert worst < 0.3, f"slowest answer {worst * 1000:.0f} ms"
+            await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye()))
+            assert await wait_exit(proc) == 0
+
+    asyncio.run(main())
+
+
+def test_no_address_is_a_one_line_error() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("ARENA_ADDRESS", "ARENA_TOKEN")}
+    r = subprocess.run([sys.executable, str(BOTS / "random_bot.py")], env=env, capture_output=True, timeout=30)
+    assert r.returncode == 2
+    assert r.stderr.decode().strip().count("\n") == 0 and "ARENA_ADDRESS" in r.stderr.decode()
+
+
+def test_unreachable_arena() -> None:
+    r = subprocess.run([sys.executable, str(BOTS / "random_bot.py"), "--arena", "127.0.0.1:9", "--token", "t",
+                        "--connect-timeout", "0.5"], capture_output=True, timeout=30)
+    assert r.returncode == 1 and b"cannot connect" in r.stderr
+
+
+def test_sigterm_while_connecting() -> None:
+    proc = subprocess.Popen([sys.executable, str(BOTS / "random_bot.py"), "--arena", "127.0.0.1:9", "--token", "t"],
+                            stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 15
+    while not _catches_sigterm(proc.pid):  # until the SDK has installed its handler
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=5) == 0
+    assert time.monotonic() - t0 < 2
+
+
+def _catches_sigterm(pid: int) -> bool:
+    """Whether the process has a SIGTERM handler installed (Linux /proc)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), 16)
+    return bool(caught >> (signal.SIGTERM - 1) & 1)

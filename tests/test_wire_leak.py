@@ -1,0 +1,92 @@
+"""Wire-level leak test: a seat's encoded observation does not depend on the cards hidden from it.
+
+For thousands of states reached by random play, the cards the seat cannot know (the opponent's
+cards not publicly shown, and the face-down talon) are dealt anew in every way we try; the
+deterministic protobuf bytes of ``observe(state, seat)`` must not change.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from harness.games.sixtysix import Rules, State, apply, deal, legal_actions
+from harness.games.sixtysix.cards import CARD_INDEX, cards_in
+from harness.games.sixtysix.observe import observe
+from harness.wire.convert import observation_to_pb
+
+RULE_SETS = [
+    Rules(),
+    Rules(exchange_rank="J", exchange_before_draw=True, pre_draw_declarations=True),
+    Rules(public_trick_history=False, marriage_in_phase2=True, exchange_by_non_leader=True),
+]
+
+
+def encoded(s: State, seat: int) -> bytes:
+    return observation_to_pb(observe(s, seat)).SerializeToString(deterministic=True)
+
+
+def hidden_from(s: State, seat: int) -> list[int]:
+    """The opponent's unshown cards and the face-down talon (everything but the bottom card)."""
+    known = {CARD_INDEX[c] for c in observe(s, seat).opponent_known}
+    opp = [c for c in cards_in(s.hands[1 - seat]) if c not in known]
+    face_down = list(s.deck[13 + s.drawn : 24]) if s.drawn < 12 else []
+    return opp + face_down
+
+
+def reassign(s: State, seat: int, hidden: list[int], perm: list[int]) -> State:
+    """Relabel the hidden cards by ``hidden[i] -> perm[i]`` in the deck and the opponent's hand."""
+    m = dict(zip(hidden, perm))
+    deck = tuple(m.get(c, c) for c in s.deck)
+    opp = 0
+    for c in cards_in(s.hands[1 - seat]):
+        opp |= 1 << m.get(c, c)
+    hands = (s.hands[0], opp) if seat == 0 else (opp, s.hands[1])
+    return s._replace(deck=deck, hands=hands)
+
+
+def states(n: int, seed: int):
+    rng = random.Random(seed)
+    for i in range(n):
+        rules = RULE_SETS[i % len(RULE_SETS)]
+        deck = list(range(24))
+        rng.shuffle(deck)
+        s = deal(deck, rules)
+        while not s.over:
+            yield s
+            acts = sorted(legal_actions(s))
+            if "claim" in acts and len(acts) > 1 and rng.random() < 0.9:
+                acts.remove("claim")  # play deals on, so late positions are covered too
+            s = apply(s, rng.choice(acts))
+        yield s
+
+
+def test_encoded_observation_ignores_hidden_cards() -> None:
+    rng = random.Random(66)
+    checked = 0
+    for s in states(220, 1):
+        for seat in (0, 1):
+            hidden = hidden_from(s, seat)
+            base = encoded(s, seat)
+            if len(hidden) <= 4:  # every reassignment
+                perms = [list(p) for p in itertools.permutations(hidden)][1:]
+            else:
+                perms = [rng.sample(hidden, len(hidden)) for _ in range(3)]
+            for perm in perms:
+                other = reassign(s, seat, hidden, perm)
+                assert sorted(other.deck) == list(range(24))
+                assert encoded(other, seat) == base, (seat, s.history)
+                checked += 1
+    assert checked > 5000
+
+
+def test_the_hidden_cards_do_matter_to_the_other_seat() -> None:
+    """A sanity check of the method: the opponent's own observation does change."""
+    changed = 0
+    for s in itertools.islice(states(20, 2), 200):
+        hidden = hidden_from(s, 0)
+        if len(hidden) < 2:
+            continue
+        other = reassign(s, 0, hidden, hidden[1:] + hidden[:1])
+        changed += encoded(other, 1) != encoded(s, 1)
+    assert changed > 50
