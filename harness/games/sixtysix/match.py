@@ -79,9 +79,10 @@ def _deal_for(rules: Rules, seed: int, deal_no: int, dealer: int, scores: tuple[
     return deal(deal_deck(seed, deal_no), rules, (scores[non_dealer], scores[dealer]))
 
 
-def start_match(seed: int, rules: Rules = DEFAULT_RULES, first: int | None = None) -> Match:
-    """A new match; the first dealer is drawn from the seed unless ``first`` names it."""
-    dealer = first_dealer(seed) if first is None else first
+def start_match(seed: int, rules: Rules = DEFAULT_RULES, dealer: int | None = None) -> Match:
+    """A new match; the first dealer is drawn from the seed unless ``dealer`` names that player."""
+    if dealer is None:
+        dealer = first_dealer(seed)
     state = _deal_for(rules, seed, 1, dealer, (0, 0))
     return Match(rules, seed, (0, 0), dealer, 1, 0, state, (), None)
 
