@@ -64,10 +64,17 @@ def cmd_rules_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- demo -------------------------------------------------------------------------------
+# -- show: one match in process -------------------------------------------------------------------------------
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """The main job: a duplicate round robin of the sample bots, then the published leaderboards."""
+    from harness.tournament.commands import run_demo
+
+    return run_demo(args.out, args.concurrency)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
     """One seeded match, greedy against random, in process, printed deal by deal."""
     from harness.games.sixtysix.match import match_apply, player_of, start_match
     from harness.games.sixtysix.observe import observe
@@ -101,6 +108,14 @@ def _scores_after(results) -> tuple[int, int]:
     return (s[0], s[1])
 
 
+def live_display(get_renderable, console: Console, refresh_per_second: float = 4, transient: bool = False):
+    """The one place the project creates a rich ``Live`` display; command bodies ask for it here."""
+    from rich.live import Live
+
+    return Live(get_renderable=get_renderable, console=console, refresh_per_second=refresh_per_second,
+                transient=transient)
+
+
 def _lazy(module: str, name: str):
     """A command body imported only when it runs, so `arena rules` starts fast."""
 
@@ -113,6 +128,30 @@ def _lazy(module: str, name: str):
 
 
 # -- parser -----------------------------------------------------------------------------
+
+
+def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``arena tournament``."""
+    p.add_argument("config", nargs="?", help="tournament config (TOML); or use --bot")
+    p.add_argument("--resume", action="store_true", help="continue the latest tournament of this name")
+    p.add_argument("--bot", action="append", metavar="NAME=COMMAND",
+                   help="an entrant: a command line or remote:NAME (repeatable; instead of CONFIG)")
+    p.add_argument("--name", help="tournament name with --bot (default: tournament)")
+    p.add_argument("--rounds", type=int, help="duplicate round robins, with --bot (default 1)")
+    p.add_argument("--seed", type=int, help="tournament seed, with --bot (default 0)")
+    p.add_argument("--move-time", type=float, metavar="SEC", help="seconds per decision, with --bot (default 1)")
+    p.add_argument("--time-bank", type=float, metavar="SEC", help="seconds of bank per match, with --bot (default 10)")
+    p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="a rule option, with --bot (repeatable)")
+    p.add_argument("--concurrency", type=int, help="matches at once (default: the config's, else cores)")
+    p.add_argument("--db", help="results database (default: results/arena.db)")
+    p.add_argument("--out", help="directory for leaderboards and records (default: results)")
+
+
+def add_leaderboard_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``arena leaderboard``."""
+    p.add_argument("--db", default="results/arena.db", help="results database (default: results/arena.db)")
+    p.add_argument("--out", default="results", help="where to write leaderboard.{md,json,html} (default: results)")
+    p.add_argument("--tournament", type=int, metavar="ID", help="tournament id (default: the latest)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -152,9 +191,26 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a JSON-lines match record")
     replay.set_defaults(func=_lazy("harness.arena.commands", "cmd_replay"))
 
-    demo = sub.add_parser("demo", help="the main job on embedded defaults")
-    demo.add_argument("--seed", type=int, default=66)
+    tournament = sub.add_parser("tournament", help="a duplicate round-robin tournament, rated with TrueSkill")
+    add_tournament_arguments(tournament)
+    tournament.set_defaults(func=_lazy("harness.tournament.commands", "cmd_tournament"))
+
+    board = sub.add_parser("leaderboard", help="write leaderboard.md, .json and .html from a results database")
+    add_leaderboard_arguments(board)
+    board.set_defaults(func=_lazy("harness.tournament.commands", "cmd_leaderboard"))
+
+    demo = sub.add_parser("demo", help="the main job on embedded defaults: a tournament of the sample bots")
+    demo.add_argument("--out", default=None, help="folder for the database, records and leaderboards")
+    demo.add_argument("--concurrency", type=int, default=None)
     demo.set_defaults(func=cmd_demo)
+
+    show = sub.add_parser("show", help="one seeded match, greedy against random, in process, deal by deal")
+    show.add_argument("--seed", type=int, default=66)
+    show.set_defaults(func=cmd_show)
+
+    from harness.league.commands import add_league_parser  # `arena league serve|register|retire|add|leaderboard`
+
+    add_league_parser(sub)
     return p
 
 

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.live import Live
 
 from harness.games.sixtysix.options import Rules
 from harness.render import deal_panel, match_summary
@@ -97,7 +96,9 @@ async def _match(args: Namespace, rules: Rules, seed: int, clock: Clock) -> int:
     view = LiveView(players=names, seed=seed, banks_ms=[clock.bank_ms, clock.bank_ms])
     result: list[MatchResult] = []
     show_live = getattr(args, "live", True)
-    live = Live(get_renderable=lambda: live_view(view), console=console, refresh_per_second=8, transient=True)
+    from harness.cli import live_display
+
+    live = live_display(lambda: live_view(view), console, 8, transient=True)
 
     def on_event(ev: dict[str, Any]) -> None:
         kind = ev["type"]
@@ -141,6 +142,8 @@ def cmd_replay(args: Namespace) -> int:
     console = Console()
     for item in replay_view(rep):
         console.print(item)
+    for w in rep.warnings:
+        print(f"arena: {args.file}: warning: {w}", file=sys.stderr)
     if not rep.ok:
         print(f"arena: {args.file}: {rep.divergence}", file=sys.stderr)
     return 0 if rep.ok else 1

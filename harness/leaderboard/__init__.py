@@ -20,6 +20,15 @@ class Board:
     standings: Standings
     meta: dict[str, Any] = field(default_factory=dict)  # tournament id, seed, rounds, rules, time...
     played: tuple[Played, ...] = ()
+    provisional: frozenset[str] = frozenset()  # entrants with too few matches to rank with confidence
+
+
+PROVISIONAL = "provisional"
+
+
+def shown_name(board: Board, name: str) -> str:
+    """``name``, marked when the entrant is provisional."""
+    return f"{name} ({PROVISIONAL})" if name in board.provisional else name
 
 
 def pct(x: float | None, digits: int = 0) -> str:

@@ -1,0 +1,64 @@
+"""The leaderboard as a Markdown document."""
+
+from __future__ import annotations
+
+from harness.leaderboard import Board, failures_text, pct, shown_name
+
+
+def render(board: Board) -> str:
+    """Standings, crosstable and the facts needed to reproduce them, as Markdown."""
+    s, m = board.standings, board.meta
+    lines = [f"# {board.title}", ""]
+    facts = _facts(m)
+    if facts:
+        lines += [facts, ""]
+    lines += [
+        "| # | entrant | μ − 3σ | μ | σ | played | win % | game pts for:against | pairs W/S/L | failures | P(above next) |",
+        "|--:|:--|--:|--:|--:|--:|--:|--:|:-:|:--|--:|",
+    ]
+    for r in s.rows:
+        lines.append(
+            f"| {r.rank} | {shown_name(board, r.name)} | {r.score:.2f} | {r.mu:.2f} | {r.sigma:.2f} | {r.played} | "
+            f"{r.win_pct:.0f}% | {r.points_for}:{r.points_against} | "
+            f"{r.pairs_won}/{r.pairs_split}/{r.pairs_lost} | {failures_text(r.failures)} | {pct(r.p_above, 1)} |"
+        )
+    names = s.order
+    lines += ["", "## Head to head", "",
+              "Row entrant's win rate against the column entrant, with its 95% Wilson interval.", "",
+              "| | " + " | ".join(names) + " |", "|:--|" + ":-:|" * len(names)]
+    for a in names:
+        cells = []
+        for b in names:
+            c = s.cross.get((a, b))
+            if a == b or c is None or c.rate is None:
+                cells.append("·")
+            else:
+                lo, hi = c.interval
+                cells.append(f"{pct(c.rate)} ({pct(lo)}–{pct(hi)}, n={c.games})")
+        lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
+    model = s.model
+    lines += [
+        "", "## How this table is computed", "",
+        f"TrueSkill with μ₀ = {model.mu:g}, σ₀ = {model.sigma:.4g}, β = {model.beta:.4g}, τ = {model.tau:.4g}, "
+        f"draw probability {model.draw_probability:g}; each match updates both entrants, folded in schedule "
+        "order. Sorted by μ − 3σ. *P(above next)* = Φ((μ₁ − μ₂)/√(σ₁² + σ₂²)), the probability that the "
+        "entrant's skill is truly above the next one's. A duplicate pair is two matches on the same decks with "
+        "the seats swapped: won = both won, split = one each. Failures count forfeits by cause.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _facts(m: dict) -> str:
+    parts = []
+    if "recorded" in m and "scheduled" in m:
+        parts.append(f"{m['recorded']} of {m['scheduled']} matches")
+    if "rounds" in m:
+        parts.append(f"{m['rounds']} duplicate round robin(s)")
+    if "seed" in m:
+        parts.append(f"seed {m['seed']}")
+    if "time" in m:
+        parts.append(f"{m['time']['move']:g} s per move, {m['time']['bank']:g} s bank")
+    if m.get("rule_changes"):
+        parts.append("rules: " + ", ".join(m["rule_changes"]))
+    return " · ".join(parts)

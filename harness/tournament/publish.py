@@ -1,0 +1,62 @@
+"""Build a leaderboard :class:`Board` from the store and write leaderboard.{md,json,html}."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from harness.games.sixtysix.options import Rules
+from harness.leaderboard import Board, feed, markdown, page
+from harness.rating import Model, Played, standings, two_player
+from harness.tournament.schedule import round_seed
+from harness.tournament.store import Store, Tournament
+
+FILES = ("leaderboard.md", "leaderboard.json", "leaderboard.html")
+
+
+def played_of(row: dict[str, Any]) -> Played:
+    """A stored match row as the rating sees it."""
+    return two_player(row["seq"], row["match_id"], row["pair_id"], (row["player0"], row["player1"]),
+                      row["winner"], (row["score0"], row["score1"]), row["cause"], row["offender"])
+
+
+def board(store: Store, t: Tournament, model: Model = Model()) -> Board:
+    """The leaderboard of tournament ``t`` as it stands in the store."""
+    cfg = t.config
+    names = [e[0] for e in cfg["entrants"]]
+    played = [played_of(r) for r in store.matches(t.id)]
+    restarts = store.restarts(t.id)
+    rules = Rules.from_mapping(cfg["rules"])
+    meta = {
+        "id": t.id,
+        "name": t.name,
+        "seed": cfg["seed"],
+        "rounds": cfg["rounds"],
+        "round_seeds": [round_seed(cfg["seed"], r) for r in range(1, cfg["rounds"] + 1)],
+        "schedule": "duplicate round robin (circle method); each pairing plays the round's seed twice, seats swapped",
+        "time": cfg["time"],
+        "rules": cfg["rules"],
+        "rule_changes": rules.changes(),
+        "entrants": [{"name": n, "command": c, "restarts": restarts.get(n, 0)} for n, c in cfg["entrants"]],
+        "scheduled": t.scheduled,
+        "recorded": len(played),
+        "voided": store.voided_count(t.id),
+        "created": t.created,
+        "finished": t.finished,
+    }
+    return Board(f"{t.name} · leaderboard", standings(model, names, played), meta, tuple(played))
+
+
+def write(b: Board, out: str | Path) -> list[Path]:
+    """Write the three leaderboard files into ``out`` (each replaced atomically)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, text in zip(FILES, (markdown.render(b), feed.render(b), page.render(b))):
+        path = out / name
+        tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        paths.append(path)
+    return paths

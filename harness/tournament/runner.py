@@ -1,0 +1,182 @@
+"""Play the pending matches of a tournament, up to ``concurrency`` at once, and record each one.
+
+Every entrant is one bot process (or one remote bot) serving all its concurrent matches over
+its stream; the arena relaunches a crashed one for its next match and counts the crash. Each
+finished match is committed to the store in one transaction before the next is reported.
+A stop request lets the matches in flight finish and starts no new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from harness.arena.process import argv_of
+from harness.arena.result import Cause, Clock, Fault, MatchResult
+from harness.tournament.config import EntrantSpec, TournamentConfig
+from harness.tournament.schedule import Pairing, round_robin
+from harness.tournament.store import Store, Tournament
+
+
+class StartError(Exception):
+    """An entrant could not be started; the message is one line naming it."""
+
+
+class PlayFn(Protocol):
+    def __call__(self, entrants: tuple[Any, Any], *, match_id: str, seed: int, rules: Any, clock: Clock,
+                 record_dir: Path | None) -> Awaitable[MatchResult]: ...
+
+
+@dataclass
+class RunReport:
+    played: int  # matches recorded by this run
+    pending: int  # matches still to play when it ended
+    interrupted: bool
+
+
+def preflight(specs: Sequence[EntrantSpec]) -> None:
+    """Fail fast, with one line, on a command whose program does not exist."""
+    for e in specs:
+        if e.command is None:
+            continue
+        try:
+            argv = argv_of(e.command)
+        except ValueError as err:
+            raise StartError(f"entrant '{e.name}': bad command '{e.command}': {err}") from None
+        prog = argv[0]
+        if shutil.which(prog) is None:
+            raise StartError(f"entrant '{e.name}': cannot start '{e.command}': '{prog}' not found")
+        for arg in argv[1:2]:
+            if Path(prog).name.startswith("python") and arg.endswith(".py") and not Path(arg).exists():
+                raise StartError(f"entrant '{e.name}': cannot start '{e.command}': no file '{arg}'")
+
+
+class Bots:
+    """The arena server and one :class:`Entrant` per entrant, for the length of a run."""
+
+    def __init__(self, specs: Sequence[EntrantSpec], hello_s: float = 10.0) -> None:
+        self.specs = list(specs)
+        self.hello_s = hello_s
+        self.arena: Any = None
+        self.entrants: dict[str, Any] = {}
+
+    async def start(self) -> dict[str, Any]:
+        """Start the server and every command entrant; StartError if one cannot say Hello."""
+        from harness.arena.entrant import Entrant
+        from harness.arena.server import Arena
+
+        self.arena = Arena()
+        await self.arena.start("127.0.0.1:0")
+        for s in self.specs:
+            self.entrants[s.name] = Entrant(s.name, s.command, s.remote, arena=self.arena,
+                                            hello_s=None if s.command is None else self.hello_s)
+        commands = [e for e in self.entrants.values() if e.command is not None]
+        got = await asyncio.gather(*(e.ensure() for e in commands))
+        for e, g in zip(commands, got):
+            if isinstance(g, Fault):
+                raise StartError(f"entrant '{e.name}' could not start: {g.detail}")
+        return self.entrants
+
+    def crashes(self) -> dict[str, int]:
+        return {n: e.crashes for n, e in self.entrants.items()}
+
+    async def close(self) -> None:
+        await asyncio.gather(*(e.stop() for e in self.entrants.values()), return_exceptions=True)
+        if self.arena is not None:
+            await self.arena.stop()
+
+
+def pending(cfg: TournamentConfig, done: set[str]) -> list[Pairing]:
+    """The scheduled matches not yet recorded, in schedule order."""
+    return [p for p in round_robin(cfg.names, cfg.rounds, cfg.seed) if p.match_id not in done]
+
+
+def clock_of(cfg: TournamentConfig) -> Clock:
+    return Clock(move_ms=round(cfg.move_s * 1000), bank_ms=round(cfg.bank_s * 1000))
+
+
+def record_dir(cfg: TournamentConfig, t: Tournament) -> Path:
+    return cfg.out / "records" / f"{t.id:04d}-{t.name}"
+
+
+def set_aside(path: Path, label: str) -> Path | None:
+    """Rename ``path`` to ``path.label-N`` (first free N) so a replay cannot overwrite it."""
+    if not path.exists():
+        return None
+    n = 1
+    while (target := path.with_name(f"{path.name}.{label}-{n}")).exists():
+        n += 1
+    path.replace(target)
+    return target
+
+
+async def run(
+    cfg: TournamentConfig,
+    store: Store,
+    tournament: Tournament,
+    *,
+    entrants: dict[str, Any],
+    play: PlayFn,
+    stop: asyncio.Event,
+    crashes: Callable[[], dict[str, int]] = dict,
+    on_result: Callable[[Pairing, MatchResult], None] | None = None,
+) -> RunReport:
+    """Play every pending match of ``tournament`` with the started ``entrants``; record each one.
+
+    Matches go out in schedule order; ``stop`` being set lets those in flight finish. A match
+    that comes back INTERRUPTED (cancelled) is not recorded and stays pending.
+    """
+    todo = pending(cfg, store.done(tournament.id))
+    base = store.restarts(tournament.id)
+    rdir = record_dir(cfg, tournament)
+    clock = clock_of(cfg)
+    queue: asyncio.Queue[Pairing] = asyncio.Queue()
+    for p in todo:
+        queue.put_nowait(p)
+    played = 0
+
+    async def worker() -> None:
+        nonlocal played
+        while not stop.is_set():
+            try:
+                p = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            set_aside(rdir / f"{p.match_id}.jsonl", "interrupted")  # left by a killed run, never recorded
+            pair = (entrants[p.players[0]], entrants[p.players[1]])
+            result = await play(pair, match_id=p.match_id, seed=p.seed, rules=cfg.rules, clock=clock,
+                                record_dir=rdir)
+            if result.cause == Cause.INTERRUPTED:
+                continue
+            now = crashes()
+            store.record(tournament.id, p, result, {n: base.get(n, 0) + c for n, c in now.items() if c})
+            played += 1
+            if on_result is not None:
+                on_result(p, result)
+
+    workers = [asyncio.create_task(worker()) for _ in range(max(1, min(cfg.concurrency, len(todo))))]
+    try:
+        await asyncio.gather(*workers)
+    finally:
+        for w in workers:
+            w.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+    left = len(pending(cfg, store.done(tournament.id)))
+    if left == 0:
+        store.finish(tournament.id)
+    return RunReport(played=played, pending=left, interrupted=left > 0)
+
+
+def void_half_pairs(store: Store, tournament: Tournament) -> int:
+    """Set aside duplicate pairs cut in half by a stop (rows and record files); returns how many matches."""
+    moved = store.void_half_pairs(tournament.id)
+    for d in moved:
+        if d.get("record"):
+            target = set_aside(Path(d["record"]), "voided")
+            if target is not None:
+                store.set_voided_record(tournament.id, d["match_id"], d["attempt"], str(target))
+    return len(moved)

@@ -1,0 +1,121 @@
+"""The HTML leaderboard in a real headless Chromium: ranking order, crosstable, chart, no requests.
+
+The data comes from a real tiny tournament (bot processes over gRPC, SQLite), published again by
+`leaderboard --db ... --out ...`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+BOTS = {"random": "python sample_bots/random_bot.py", "greedy": "python sample_bots/greedy_bot.py",
+        "random2": "python sample_bots/random_bot.py"}
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="chromium not installed")
+
+
+class Dom(HTMLParser):
+    """Collects the standings rows, crosstable cells and chart series of a dumped DOM."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ranks: list[tuple[int, str]] = []
+        self.cells: list[tuple[str, str, float]] = []
+        self.series: list[str] = []
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "tr" and a.get("data-rank"):
+            self.ranks.append((int(a["data-rank"]), a["data-name"] or ""))
+        if tag == "td" and a.get("data-rate"):
+            self.cells.append((a["data-row"] or "", a["data-col"] or "", float(a["data-rate"])))
+        if tag == "g" and a.get("data-entrant"):
+            self.series.append(a["data-entrant"])
+        for key in ("src", "href", "srcset", "action", "data"):
+            if a.get(key):
+                self.links.append(a[key] or "")
+
+
+def _chromium(page: Path, tmp: Path, tag: str) -> tuple[str, list[dict]]:
+    """Load ``page`` headless; return the DOM and the page-initiated network requests from the net log."""
+    assert CHROMIUM, "chromium is required for this test (CI installs it)"
+    netlog = tmp / f"net-{tag}.json"
+    r = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={tmp / ('profile-' + tag)}", '--host-resolver-rules=MAP * ~NOTFOUND',
+         f"--log-net-log={netlog}", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    log = json.loads(netlog.read_text())
+    names = {v: k for k, v in log["constants"]["logEventTypes"].items()}
+    page_requests = [
+        e["params"] for e in log["events"]
+        if names.get(e["type"]) == "URL_REQUEST_START_JOB"
+        and e.get("params", {}).get("initiator", "not an origin") != "not an origin"  # browser's own traffic
+    ]
+    return r.stdout, page_requests
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("lb")
+    cmd = [sys.executable, "-m", "harness.cli", "tournament", "--name", "html", "--rounds", "2", "--seed", "3",
+           "--db", str(tmp / "arena.db"), "--out", str(tmp / "run")]
+    for n, c in BOTS.items():
+        cmd += ["--bot", f"{n}={c}"]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = tmp / "published"
+    r = subprocess.run([sys.executable, "-m", "harness.cli", "leaderboard", "--db", str(tmp / "arena.db"),
+                        "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert (out / "leaderboard.html").read_text() == (tmp / "run" / "leaderboard.html").read_text()
+    return out
+
+
+def test_page_renders_ranking_crosstable_and_chart(published, tmp_path):
+    doc = json.loads((published / "leaderboard.json").read_text())
+    order = [r["name"] for r in doc["standings"]]
+    dom_text, requests = _chromium(published / "leaderboard.html", tmp_path, "page")
+    dom = Dom()
+    dom.feed(dom_text)
+    assert [n for _, n in sorted(dom.ranks)] == order
+    assert [r for r, _ in dom.ranks] == list(range(1, len(order) + 1))  # rendered in rank order
+    assert order.index("greedy") < order.index("random") and order.index("greedy") < order.index("random2")
+    assert {"standings", "crosstable", "chart"} <= dom.ids
+    expected = {(c["row"], c["col"]): c["rate"] for c in doc["crosstable"]}
+    assert {(a, b): pytest.approx(r, abs=1e-4) for a, b, r in dom.cells} == expected
+    assert len(dom.cells) == len(order) * (len(order) - 1)
+    assert sorted(dom.series) == sorted(order)
+    assert requests == []
+    assert dom.links == []
+
+
+def test_html_has_no_external_references(published):
+    html = (published / "leaderboard.html").read_text()
+    assert not re.search(r"https?:|//[a-z]|@import|url\(|<script|<link|<img|<iframe", html, re.I)
+
+
+def test_the_network_check_catches_a_request(tmp_path):
+    # Control: the same check must see a page that does load something.
+    page = tmp_path / "control.html"
+    page.write_text('<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"></body></html>')
+    _, requests = _chromium(page, tmp_path, "control")
+    assert requests

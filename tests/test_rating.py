@@ -1,0 +1,140 @@
+"""TrueSkill folding, standings and the statistics the leaderboard shows."""
+
+import json
+import math
+import random
+
+import pytest
+import trueskill
+
+from harness.leaderboard import Board, feed
+from harness.rating import Model, Played, p_above, rate, standings, two_player, update, wilson, win_probability
+from harness.tournament.local import greedy_strategy, play_schedule, random_strategy
+from harness.tournament.schedule import round_robin
+
+
+def _random_results(names, rounds=2, seed=0):
+    rng = random.Random(seed)
+    out = []
+    for p in round_robin(names, rounds, seed):
+        w = rng.randrange(2)
+        scores = [rng.randrange(7), rng.randrange(7)]
+        scores[w] = 7
+        out.append(two_player(p.seq, p.match_id, p.pair_id, p.players, w, tuple(scores)))
+    return out
+
+
+def test_winner_rises_loser_falls_and_draws_are_impossible():
+    env = Model().env()
+    assert env.draw_probability == 0
+    ratings = {"a": env.create_rating(), "b": env.create_rating()}
+    update(env, ratings, two_player(0, "m", "p", ("a", "b"), 1, (3, 7)))
+    assert ratings["b"].mu > 25 > ratings["a"].mu
+    assert ratings["a"].sigma < 25 / 3 and ratings["b"].sigma < 25 / 3
+
+
+def test_standings_do_not_depend_on_completion_order():
+    names = ["w", "x", "y", "z"]
+    results = _random_results(names, rounds=3)
+    first = standings(Model(), names, results)
+    for k in range(5):
+        shuffled = results[:]
+        random.Random(k).shuffle(shuffled)
+        again = standings(Model(), names, shuffled)
+        assert again.rows == first.rows and again.history == first.history and again.cross == first.cross
+
+
+def test_fold_order_is_the_schedule_order_not_the_list_order():
+    # Online TrueSkill depends on update order; folding by seq fixes it.
+    a = two_player(0, "m0", "p0", ("x", "y"), 0, (7, 0))
+    b = two_player(1, "m1", "p1", ("x", "y"), 1, (0, 7))
+    s1 = standings(Model(), ["x", "y"], [a, b])
+    swapped = [Played(1, a.match_id, a.pair_id, a.players, a.ranks, a.scores),
+               Played(0, b.match_id, b.pair_id, b.players, b.ranks, b.scores)]
+    s2 = standings(Model(), ["x", "y"], swapped)
+    mu1 = {r.name: r.mu for r in s1.rows}
+    mu2 = {r.name: r.mu for r in s2.rows}
+    assert mu1["y"] > mu1["x"] and mu2["x"] > mu2["y"]  # the later win weighs more
+
+
+def test_multiplayer_and_team_outcomes_use_the_same_rate_call(monkeypatch):
+    calls = []
+    real = trueskill.TrueSkill.rate
+
+    def spy(self, groups, ranks=None, **kw):
+        calls.append(([len(g) for g in groups], list(ranks)))
+        return real(self, groups, ranks=ranks, **kw)
+
+    monkeypatch.setattr(trueskill.TrueSkill, "rate", spy)
+    env = Model().env()
+    ratings = {n: env.create_rating() for n in "abcd"}
+    update(env, ratings, Played(0, "ffa", "ffa", ("a", "b", "c"), (2, 0, 1), (0, 0, 0)))
+    assert ratings["b"].mu > ratings["c"].mu > ratings["a"].mu
+    ratings = {n: env.create_rating() for n in "abcd"}
+    update(env, ratings, Played(1, "teams", "teams", ("a", "b", "c", "d"), (1, 0, 1, 0), (0, 0, 0, 0),
+                                teams=(0, 1, 0, 1)))
+    assert ratings["b"].mu == ratings["d"].mu > 25 > ratings["a"].mu == ratings["c"].mu
+    update(env, ratings, two_player(2, "m", "m", ("a", "b"), 0, (7, 1)))
+    assert calls == [([1, 1, 1], [2, 0, 1]), ([2, 2], [1, 0]), ([1, 1], [0, 1])]
+
+
+def test_p_above_is_the_skill_difference_form():
+    a, b = trueskill.Rating(30, 2), trueskill.Rating(26, 1.5)
+    z = 4 / math.sqrt(2**2 + 1.5**2)
+    assert p_above(a, b) == pytest.approx(0.5 * (1 + math.erf(z / math.sqrt(2))))
+    assert p_above(a, b) + p_above(b, a) == pytest.approx(1)
+    m = Model()
+    assert 0.5 < win_probability(m, a, b) < p_above(a, b)  # a single match is noisier than the skills
+
+
+def test_wilson_interval():
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson(10, 10)
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(0.7225, abs=1e-4)
+
+
+def test_counts_pairs_failures_points_and_crosstable():
+    ps = list(round_robin(["a", "b"], 2, seed=0))
+    results = [
+        two_player(ps[0].seq, ps[0].match_id, ps[0].pair_id, ps[0].players, 0, (7, 2)),  # a wins
+        two_player(ps[1].seq, ps[1].match_id, ps[1].pair_id, ps[1].players, 1, (3, 7)),  # a wins
+        two_player(ps[2].seq, ps[2].match_id, ps[2].pair_id, ps[2].players, 0, (7, 5)),  # a wins
+        two_player(ps[3].seq, ps[3].match_id, ps[3].pair_id, ps[3].players, 0, (1, 0), "timeout", 1),  # b wins
+    ]
+    assert ps[3].players == ("b", "a")
+    s = standings(Model(), ["a", "b"], results)
+    ra, rb = {r.name: r for r in s.rows}["a"], {r.name: r for r in s.rows}["b"]
+    assert s.order == ["a", "b"]
+    assert (ra.played, ra.wins, rb.wins) == (4, 3, 1)
+    assert (ra.points_for, ra.points_against) == (7 + 7 + 7 + 0, 2 + 3 + 5 + 1)
+    assert (ra.pairs_won, ra.pairs_split, ra.pairs_lost) == (1, 1, 0)
+    assert (rb.pairs_won, rb.pairs_split, rb.pairs_lost) == (0, 1, 1)
+    assert ra.failures == {"timeout": 1, "illegal": 0, "crash": 0, "disconnect": 0}
+    assert s.cross[("a", "b")].wins == 3 and s.cross[("b", "a")].wins == 1 and s.cross[("a", "b")].games == 4
+    assert ra.p_above is not None and 0.5 < ra.p_above < 1 and rb.p_above is None
+    assert ra.score == pytest.approx(ra.mu - 3 * ra.sigma)
+
+
+def test_json_leaderboard_recomputes_the_same_standings():
+    names = ["w", "x", "y", "z"]
+    results = _random_results(names, rounds=2, seed=3)
+    s = standings(Model(), names, results)
+    meta = {"entrants": [{"name": n} for n in names]}
+    doc = json.loads(feed.render(Board("t", s, meta, tuple(results))))
+    again = feed.recompute(doc)
+    assert again.rows == s.rows and again.cross == s.cross
+
+
+def test_the_stronger_sample_strategy_ranks_above_the_weaker():
+    names = ["random", "greedy"]
+    pairings = list(round_robin(names, 5, seed=11))
+
+    def make(name, p):
+        return greedy_strategy() if name == "greedy" else random_strategy(p.seq)
+
+    results = play_schedule(pairings, make)
+    s = standings(Model(), names, results)
+    assert s.order == ["greedy", "random"]
+    assert s.rows[0].p_above > 0.9
