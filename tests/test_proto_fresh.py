@@ -26,3 +26,10 @@ def test_committed_code_is_fresh(tmp_path: Path) -> None:
         committed = (generate.OUT / name).read_bytes()
         fresh = (tmp_path / name).read_bytes()
         assert committed == fresh, f"harness/wire/{name} is stale: run `python -m harness.wire.generate`"
+
+
+def test_every_proto_file_is_generated() -> None:
+    protos = sorted(p.relative_to(generate.PROTO_ROOT).as_posix() for p in generate.PROTO_ROOT.rglob("*.proto"))
+    assert sorted(generate.PROTOS) == protos
+    for stem in ("arena", "league"):
+        assert {f"{stem}_pb2.py", f"{stem}_pb2.pyi", f"{stem}_pb2_grpc.py"} <= set(generate.FILES)

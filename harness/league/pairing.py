@@ -49,8 +49,14 @@ def closeness(a: Standing, b: Standing, beta: float = 25 / 6) -> float:
 
 
 def pair_round(field: Sequence[Standing], met_today: Mapping[tuple[str, str], int], cap_per_day: int,
-               beta: float = 25 / 6) -> list[Pairing]:
-    """Disjoint pairs for one round; each will be played as a duplicate pair of matches."""
+               beta: float = 25 / 6, legs: int = 1) -> list[Pairing]:
+    """Disjoint pairs for one round; each will be played as ``legs`` matches (2 for a duplicate pair).
+    ``met_today`` counts matches per :func:`pair_key`; a pair meets only if ``legs`` more stay within the cap.
+
+    >>> a = Standing("a", 0, 25.0, 8.3); b = Standing("b", 0, 25.0, 8.3)
+    >>> pair_round([a, b], {("a", "b"): 3}, cap_per_day=4, legs=2)
+    []
+    """
     waiting = sorted(field, key=lambda s: (s.matches, s.name))
     taken: set[str] = set()
     pairs: list[Pairing] = []
@@ -61,7 +67,7 @@ def pair_round(field: Sequence[Standing], met_today: Mapping[tuple[str, str], in
         for b in waiting:
             if b.name == a.name or b.name in taken:
                 continue
-            if met_today.get(pair_key(a.name, b.name), 0) >= cap_per_day:
+            if met_today.get(pair_key(a.name, b.name), 0) + legs > cap_per_day:
                 continue
             c = closeness(a, b, beta)
             key = (-c, b.name)

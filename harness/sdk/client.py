@@ -10,7 +10,8 @@ A bot is any object with ``act(observation) -> action``::
 
     raise SystemExit(run(Mine(), name="mine"))
 
-The address and token come from ``--arena``/``--token`` or ``ARENA_ADDRESS``/``ARENA_TOKEN``.
+The address and token come from ``--arena``/``--token`` or ``ARENA_ADDRESS``/``ARENA_TOKEN``; an arena
+that uses TLS (a league) is trusted through ``--tls-ca FILE`` or ``ARENA_TLS_CA`` (a PEM CA or certificate).
 Requests are answered on a thread pool (``--max-concurrent``, announced in Hello), each reply
 echoing its request id. ``run`` returns 0 after Goodbye, SIGTERM/SIGINT or a dropped connection,
 and 1 (with one line on stderr) when it cannot connect or the arena refuses it.
@@ -83,6 +84,8 @@ def parse_args(argv: Sequence[str] | None, name: str) -> argparse.Namespace:
     p.add_argument("--name", default=name)
     p.add_argument("--max-concurrent", type=int, default=None, help="decisions worked on at once")
     p.add_argument("--connect-timeout", type=float, default=10.0)
+    p.add_argument("--tls-ca", default=os.environ.get("ARENA_TLS_CA") or None, metavar="FILE",
+                   help="connect with TLS, trusting this PEM CA or certificate (ARENA_TLS_CA)")
     return p.parse_args(argv)
 
 
@@ -95,16 +98,25 @@ def run(bot: Bot, argv: Sequence[str] | None = None, *, name: str | None = None,
         print(f"{name}: no arena address (give --arena ADDRESS or set ARENA_ADDRESS)", file=sys.stderr)
         return 2
     workers = max(1, args.max_concurrent or max_concurrent)
-    conn = Connection(bot, args.arena, args.token, args.name, version, workers)
+    tls_ca = None
+    if args.tls_ca:
+        try:
+            tls_ca = open(args.tls_ca, "rb").read()
+        except OSError as e:
+            print(f"{name}: cannot read --tls-ca {args.tls_ca}: {e.strerror}", file=sys.stderr)
+            return 2
+    conn = Connection(bot, args.arena, args.token, args.name, version, workers, tls_ca=tls_ca)
     return conn.serve(args.connect_timeout)
 
 
 class Connection:
     """One stream to the arena; the main thread reads, a pool of workers runs ``act``."""
 
-    def __init__(self, bot: Bot, address: str, token: str, name: str, version: str, workers: int) -> None:
+    def __init__(self, bot: Bot, address: str, token: str, name: str, version: str, workers: int,
+                 tls_ca: bytes | None = None) -> None:
         self.bot, self.address, self.token, self.name, self.version = bot, address, token, name, version
         self.workers = workers
+        self.tls_ca = tls_ca  # PEM root certificates: connect with TLS
         self.outbox: queue.Queue[pb.BotMessage | None] = queue.Queue()
         self.rules: dict[str, Rules] = {}
         self.stopping = threading.Event()
@@ -121,7 +133,10 @@ class Connection:
         print(f"{self.name}: {line}", file=sys.stderr, flush=True)
 
     def serve(self, connect_timeout: float) -> int:
-        channel = grpc.insecure_channel(self.address)
+        if self.tls_ca is not None:
+            channel = grpc.secure_channel(self.address, grpc.ssl_channel_credentials(root_certificates=self.tls_ca))
+        else:
+            channel = grpc.insecure_channel(self.address)
         pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="act")
         old = _install_signals(self._on_signal)
         try:
@@ -174,7 +189,8 @@ class Connection:
             if self.stopping.is_set() or code == grpc.StatusCode.CANCELLED:
                 return 0
             if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.FAILED_PRECONDITION,
-                        grpc.StatusCode.INVALID_ARGUMENT):
+                        grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.ALREADY_EXISTS,
+                        grpc.StatusCode.RESOURCE_EXHAUSTED):
                 self._say(f"the arena refused this bot: {code.name}: {e.details()}")
                 return 1
             self._say(f"connection dropped: {code.name}: {e.details()}")

@@ -14,23 +14,24 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 PROTO_ROOT = REPO / "proto"
-PROTO = "arena/v1/arena.proto"
+PROTOS = ("arena/v1/arena.proto", "arena/v1/league.proto")
+PROTO = PROTOS[0]
 OUT = Path(__file__).resolve().parent
-FILES = ("arena_pb2.py", "arena_pb2.pyi", "arena_pb2_grpc.py")
+FILES = tuple(f"{Path(p).stem}{suffix}" for p in PROTOS for suffix in ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py"))
 
 
 def generate(out: Path = OUT) -> list[Path]:
-    """Run protoc on ``proto/arena/v1/arena.proto``; write the three modules into ``out``."""
+    """Run protoc on every file in ``PROTOS``; write three modules per file into ``out``."""
     from grpc_tools import protoc  # dev extra only: importing it at module level would need it at run time
 
     include = Path(protoc.__file__).resolve().parent / "_proto"
     with tempfile.TemporaryDirectory() as tmp:
         args = [
             "grpc_tools.protoc", f"-I{PROTO_ROOT}", f"-I{include}",
-            f"--python_out={tmp}", f"--pyi_out={tmp}", f"--grpc_python_out={tmp}", PROTO,
+            f"--python_out={tmp}", f"--pyi_out={tmp}", f"--grpc_python_out={tmp}", *PROTOS,
         ]
         if protoc.main(args) != 0:
-            raise RuntimeError(f"protoc failed on {PROTO}")
+            raise RuntimeError(f"protoc failed on {', '.join(PROTOS)}")
         out.mkdir(parents=True, exist_ok=True)
         written = []
         for name in FILES:
@@ -43,7 +44,7 @@ def generate(out: Path = OUT) -> list[Path]:
 
 
 def _relative_imports(text: str) -> str:
-    """Make ``from arena.v1 import arena_pb2`` package-relative, so the code lives under harness.wire."""
+    """Make ``from arena.v1 import arena_pb2`` (or ``league_pb2``) package-relative, so the code lives under harness.wire."""
     return re.sub(r"^from arena\.v1 import ", "from . import ", text, flags=re.M)
 
 
