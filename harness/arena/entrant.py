@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from .limits import Limits
 from .process import BotProcess, describe_exit
 from .result import Cause, Fault
 from .server import Arena, Session
@@ -19,11 +22,12 @@ class Entrant:
     A command entrant is launched on first use with a fresh one-time token in ARENA_TOKEN and
     the address in ARENA_ADDRESS; if its process or stream dies it is relaunched for the next
     match and ``crashes`` counts that. A remote entrant waits for a bot presenting ``token``.
+    A command entrant runs under ``limits`` (default :class:`Limits`; None for none).
     """
 
     def __init__(self, name: str, command: str | None = None, remote_name: str | None = None, *,
                  arena: Arena | None = None, token: str | None = None, hello_s: float | None = None,
-                 stop_grace_s: float = 2.0, cwd: str | None = None) -> None:
+                 stop_grace_s: float = 2.0, cwd: str | None = None, limits: Limits | None = Limits()) -> None:
         if (command is None) == (remote_name is None):
             raise ValueError("an entrant has either a command or a remote name")
         self.name = name
@@ -34,6 +38,7 @@ class Entrant:
         self.hello_s = hello_s if hello_s is not None else (10.0 if command else REMOTE_HELLO_S)
         self.stop_grace_s = stop_grace_s
         self.cwd = cwd
+        self.limits = limits
         self.crashes = 0  # relaunches after the process or stream died
         self.failed_starts = 0
         self.session: Session | None = None
@@ -84,7 +89,8 @@ class Entrant:
         assert self.arena is not None and self.command is not None and self.arena.address is not None
         self.token = secrets.token_urlsafe(18)
         fut = self.arena.expect(self.token)
-        proc = BotProcess(self.command, {"ARENA_ADDRESS": self.arena.address, "ARENA_TOKEN": self.token}, self.cwd)
+        proc = BotProcess(self.command, {"ARENA_ADDRESS": self.arena.address, "ARENA_TOKEN": self.token}, self.cwd,
+                          self.limits)
         try:
             await proc.start()
         except (OSError, ValueError) as e:
@@ -105,16 +111,33 @@ class Entrant:
         if isinstance(got, Fault):
             self.arena.forget(self.token)
             await proc.stop(self.stop_grace_s)
+        else:
+            got.process = proc
         return got
 
-    async def explain(self, fault: Fault) -> Fault:
-        """Turn a lost stream into CRASH when the process has exited (waiting briefly to see it)."""
-        if fault.cause is not Cause.DISCONNECT or self.process is None:
+    @contextmanager
+    def metered(self, session: Session) -> Iterator[None]:
+        """Charge the CPU time of ``session``'s process to one match while inside (see Limits.cpu_s)."""
+        proc = session.process
+        k = proc.open_window() if isinstance(proc, BotProcess) else None
+        try:
+            yield
+        finally:
+            if k is not None:
+                proc.close_window(k)
+
+    async def explain(self, fault: Fault, session: Session | None = None) -> Fault:
+        """Turn a lost stream into CRASH when the process (of ``session``, else the current one) has
+        exited, waiting briefly to see it; the rest of its process group is killed at once."""
+        proc = session.process if session is not None and session.process is not None else self.process
+        if fault.cause is not Cause.DISCONNECT or not isinstance(proc, BotProcess):
             return fault
-        code = await self.process.wait_exit(0.5)
+        code = await proc.wait_exit(0.5)
         if code is None:
             return fault
-        return Fault(Cause.CRASH, f"{describe_exit(code)}{_last_line(self.process)}")
+        await proc.stop(0.0)  # orphaned children must not outlive the crash
+        why = f"{proc.killed_for}; " if proc.killed_for else ""
+        return Fault(Cause.CRASH, f"{why}{describe_exit(code)}{_last_line(proc)}")
 
     def stderr_tail(self) -> str:
         return self.process.stderr_tail() if self.process is not None else ""

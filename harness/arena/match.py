@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +26,10 @@ from .record import Recorder
 from .result import Cause, Clock, Fault, MatchResult
 from .server import GAME, Session
 
-__all__ = ["Cause", "Clock", "MatchResult", "play_match"]
+__all__ = ["Cause", "Clock", "MatchResult", "check_reply", "play_match"]
 
 RECORD_TAIL_CHARS = 4096
+MAX_REJOINS = 3  # reconnections allowed per player per match, for entrants that support rejoin()
 TERMINATION = {c: getattr(pb, f"TERMINATION_{c.name}") for c in Cause}
 Event = dict[str, Any]
 
@@ -58,6 +60,20 @@ async def play_match(entrants: tuple[Entrant, Entrant], *, match_id: str, seed: 
     return loop.result
 
 
+def check_reply(reply: Any, legal: tuple[str, ...]) -> str | Fault:
+    """The legal action a Reply names, or the Fault: INVALID when it does not name an action,
+    ILLEGAL when the action is not in ``legal``."""
+    if not reply.HasField("action"):
+        return Fault(Cause.INVALID, "reply without an action")
+    try:
+        action = action_from_pb(reply.action)
+    except WireError as e:
+        return Fault(Cause.INVALID, f"malformed action: {e}")
+    if action not in legal:
+        return Fault(Cause.ILLEGAL, f"'{action}' is not legal (legal: {' '.join(legal)})")
+    return action
+
+
 class _Loop:
     def __init__(self, entrants: tuple[Entrant, Entrant], match_id: str, seed: int, rules: Rules, clock: Clock,
                  on_event: Callable[[Event], None] | None) -> None:
@@ -69,6 +85,7 @@ class _Loop:
         self.m: Match = start_match(seed, rules)
         self.applied = 0  # actions applied so far; decision n is the n-th request of the match
         self.sessions: list[Session] = []
+        self.rejoins = [0, 0]
         self.result: MatchResult | None = None
         self.rec = Recorder({"match_id": match_id, "seed": seed, "players": list(self.names),
                              "rules": rules.to_dict(), "clock": clock.to_dict()})
@@ -88,7 +105,10 @@ class _Loop:
             return
         self.sessions = [g for g in got if isinstance(g, Session)]
         try:
-            await self._play()
+            with ExitStack() as meters:
+                for e, s in zip(self.entrants, self.sessions):
+                    meters.enter_context(e.metered(s))
+                await self._play()
         except _Forfeit as f:
             self.finish(1 - f.offender, f.offender, f.fault, record_path)
             await self._notify_end()
@@ -124,13 +144,20 @@ class _Loop:
             req.sixtysix.CopyFrom(observation_to_pb(obs))
             reply, took = await self.sessions[player].decide(msg, move_s + bank[player] + grace_s)
             if isinstance(reply, Fault):
+                if reply.cause is Cause.DISCONNECT:
+                    back = await self._rejoin(player, reply)
+                    if back is None:
+                        continue  # the same decision, asked again of the new session
+                    reply = back
                 if reply.cause is Cause.TIMEOUT:
                     reply = Fault(Cause.TIMEOUT, f"{reply.detail} (move {clock.move_ms} ms + bank "
                                                  f"{bank[player] * 1000:.0f} ms + grace {clock.grace_ms} ms)")
-                raise _Forfeit(player, await self.entrants[player].explain(reply))
+                raise _Forfeit(player, await self.entrants[player].explain(reply, self.sessions[player]))
             if took > move_s:
                 bank[player] = max(0.0, bank[player] - (took - move_s))
-            action = self._check(player, reply, obs.legal)
+            action = check_reply(reply, obs.legal)
+            if isinstance(action, Fault):
+                raise _Forfeit(player, action)
             try:
                 nxt = match_apply(m, action)
             except IllegalAction as e:  # pragma: no cover - legal by membership; kept as a guard
@@ -148,16 +175,30 @@ class _Loop:
                 if m.winner is None:
                     await self._deal_start()
 
-    def _check(self, player: int, reply: Any, legal: tuple[str, ...]) -> str:
-        if not reply.HasField("action"):
-            raise _Forfeit(player, Fault(Cause.INVALID, "reply without an action"))
-        try:
-            action = action_from_pb(reply.action)
-        except WireError as e:
-            raise _Forfeit(player, Fault(Cause.INVALID, f"malformed action: {e}")) from None
-        if action not in legal:
-            raise _Forfeit(player, Fault(Cause.ILLEGAL, f"'{action}' is not legal (legal: {' '.join(legal)})"))
-        return action
+    async def _rejoin(self, player: int, fault: Fault) -> Fault | None:
+        """After a lost stream, let an entrant with ``rejoin(fault) -> Session | Fault`` (a league bot)
+        come back within its grace. Returns None when it did (the new session has been told the match
+        and the deal), else the fault to forfeit with. The wait is not charged to the bank."""
+        rejoin = getattr(self.entrants[player], "rejoin", None)
+        if rejoin is None:
+            return fault
+        if self.rejoins[player] >= MAX_REJOINS:
+            return Fault(fault.cause, f"{fault.detail} (already reconnected {MAX_REJOINS} times in this match)")
+        got = await rejoin(fault)
+        if isinstance(got, Fault):
+            return got
+        self.rejoins[player] += 1
+        self.sessions[player] = got
+        m = self.m
+        await got.notify(pb.ArenaMessage(match_start=pb.MatchStart(
+            match_id=self.match_id, game=GAME, player=player, players=self.names, rules=rules_to_map(self.rules),
+            clock=pb.Clock(move_ms=self.clock.move_ms, bank_ms=self.clock.bank_ms))).SerializeToString())
+        await got.notify(pb.ArenaMessage(deal_start=pb.DealStart(
+            match_id=self.match_id, deal_no=m.deal_no, dealer=m.dealer, seat=seat_of(m, player),
+            game_score=m.scores)).SerializeToString())
+        if self.emit:
+            self.emit({"type": "rejoin", "player": player, "decision_no": self.applied + 1})
+        return None
 
     async def _deal_start(self) -> None:
         m = self.m

@@ -1,14 +1,19 @@
-"""A bot process: launched in its own process group, stderr kept as a bounded tail, stopped for sure."""
+"""A bot process: launched in its own process group under :class:`Limits`, stderr kept as a bounded
+tail (stdout is discarded), watched for the group limits, stopped for sure."""
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import itertools
 import os
 import shlex
+import shutil
 import signal
 import sys
 from collections.abc import Mapping
+
+from .limits import Limits, group_usage
 
 TAIL_BYTES = 64 * 1024
 _LIVE: set[int] = set()  # process groups started here and not yet known to be gone
@@ -61,24 +66,79 @@ def _kill_all() -> None:
 class BotProcess:
     """One launched bot command. ``pid`` is also its process group id."""
 
-    def __init__(self, command: str, env: Mapping[str, str], cwd: str | None = None) -> None:
+    def __init__(self, command: str, env: Mapping[str, str], cwd: str | None = None,
+                 limits: Limits | None = None) -> None:
         self.command = command
         self.argv = argv_of(command)
+        self.limits = limits
         self._env = {**os.environ, **env}
         self._cwd = cwd
         self._proc: asyncio.subprocess.Process | None = None
         self._tail = bytearray()
         self._drain: asyncio.Task[None] | None = None
+        self._watch: asyncio.Task[None] | None = None
+        self._windows: dict[int, float] = {}  # open per-match CPU windows: id -> group CPU s at the start
+        self._ids = itertools.count(1)
         self._stopped = False
+        self.killed_for: str | None = None  # why the watchdog killed the group, if it did
 
     async def start(self) -> None:
         """Launch; raises OSError when the command cannot be executed."""
+        argv = self.argv
+        if self.limits is not None:
+            self._check_runnable()
+            argv = self.limits.wrap(argv)
         self._proc = await asyncio.create_subprocess_exec(
-            *self.argv, env=self._env, cwd=self._cwd, stdin=asyncio.subprocess.DEVNULL,
+            *argv, env=self._env, cwd=self._cwd, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, start_new_session=True,
         )
         _LIVE.add(self._proc.pid)
         self._drain = asyncio.create_task(self._read_stderr(self._proc.stderr))
+        if self.limits is not None and self.limits.watched:
+            self._watch = asyncio.create_task(self._watchdog(self.limits))
+
+    def _check_runnable(self) -> None:
+        """The launcher execs the command, so report a missing program here, as exec would."""
+        prog = self.argv[0]
+        if "/" in prog:
+            path = os.path.join(self._cwd or ".", prog)
+            if not os.access(path, os.X_OK) or os.path.isdir(path):
+                raise FileNotFoundError(f"no executable '{prog}'")
+        elif shutil.which(prog, path=self._env.get("PATH")) is None:
+            raise FileNotFoundError(f"'{prog}' not found on PATH")
+
+    def open_window(self) -> int:
+        """Start charging the group's CPU time to one match; returns its window id."""
+        k = next(self._ids)
+        pgid = self.pid
+        self._windows[k] = group_usage(pgid)[1] if pgid is not None and self.limits and self.limits.cpu_s else 0.0
+        return k
+
+    def close_window(self, k: int) -> None:
+        self._windows.pop(k, None)
+
+    def kill(self, reason: str) -> None:
+        """SIGKILL the whole group now, remembering why (the match loop reports it as a CRASH)."""
+        if self.killed_for is None:
+            self.killed_for = reason
+        if self._proc is not None:
+            _killpg(self._proc.pid, signal.SIGKILL)
+
+    async def _watchdog(self, limits: Limits) -> None:
+        """Poll the group: too many processes, or too much CPU in a match window, kills it."""
+        assert self._proc is not None
+        pgid = self._proc.pid
+        while self._proc.returncode is None and not self._stopped:
+            await asyncio.sleep(limits.poll_s)
+            live, cpu = await asyncio.to_thread(group_usage, pgid)
+            if limits.processes is not None and live > limits.processes:
+                self.kill(f"process limit: {live} processes in the group (limit {limits.processes})")
+                return
+            if limits.cpu_s is not None and self._windows:
+                used = cpu - min(self._windows.values())
+                if used > limits.cpu_s:
+                    self.kill(f"CPU limit: {used:.2f} s used during the match (limit {limits.cpu_s:g} s)")
+                    return
 
     @property
     def pid(self) -> int | None:
@@ -101,12 +161,16 @@ class BotProcess:
 
     async def wait_exit(self, timeout: float) -> int | None:
         """The exit status once the process has exited within ``timeout``, else None."""
-        if self._proc is None:
+        proc = self._proc
+        if proc is None:
             return None
-        try:
-            return await asyncio.wait_for(asyncio.shield(self._proc.wait()), timeout)
-        except asyncio.TimeoutError:
-            return None
+        # Not proc.wait(): asyncio resolves that only once every pipe is closed, and a child that
+        # outlives the bot holds its stderr open. ``returncode`` is set as soon as the bot exits.
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while proc.returncode is None and loop.time() < end:
+            await asyncio.sleep(0.005)
+        return proc.returncode
 
     async def stop(self, grace: float = 2.0) -> None:
         """SIGTERM to the group, up to ``grace`` seconds for it to go, then SIGKILL; reap."""
@@ -121,10 +185,12 @@ class BotProcess:
         while loop.time() < end and (proc.returncode is None or group_members(pgid)):
             await asyncio.sleep(0.01 if proc.returncode is None else 0.02)
         _killpg(pgid, signal.SIGKILL)
-        await proc.wait()
+        await self.wait_exit(5.0)
         while group_members(pgid) and loop.time() < end + 2.0:
             await asyncio.sleep(0.01)
         _LIVE.discard(pgid)
+        if self._watch is not None:
+            self._watch.cancel()
         if self._drain is not None:
             try:
                 await asyncio.wait_for(self._drain, 1.0)

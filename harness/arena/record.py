@@ -30,6 +30,7 @@ from harness.games.sixtysix.options import Rules
 
 VERSION = 1
 TIMING_KEYS = ("ms", "duration_s")
+NO_END = "no end line"
 
 
 def dumps(obj: dict[str, Any]) -> str:
@@ -79,15 +80,53 @@ class Recorder:
 
 
 def read(path: Path | str) -> list[dict[str, Any]]:
-    """The record's lines as dicts; ValueError on a line that is not JSON."""
-    out = []
-    for i, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise ValueError(f"line {i} is not JSON: {e.msg}") from None
-    return out
+    """The record's lines as dicts; ValueError naming the first line that is damaged."""
+    lines, problem = read_checked(path)
+    if problem is not None:
+        raise ValueError(problem)
+    return lines
+
+
+def read_checked(path: Path | str) -> tuple[list[dict[str, Any]], str | None]:
+    """The lines up to the first damaged one, and what is wrong with it (None when nothing is).
+
+    A damaged line is one that is not UTF-8, not JSON (``truncated`` when the file ends inside
+    it), or not an object with a ``type``. Lines after it are not read; the problem says how many.
+    OSError when the file cannot be read at all.
+    """
+    raw = Path(path).read_bytes()
+    chunks = raw.split(b"\n")
+    ends_mid_line = chunks[-1].strip() != b""
+    if not ends_mid_line:
+        chunks.pop()
+    out: list[dict[str, Any]] = []
+    for i, chunk in enumerate(chunks, 1):
+        if not chunk.strip():
+            continue
+        problem = _line_problem(chunk, last=ends_mid_line and i == len(chunks))
+        if isinstance(problem, str):
+            rest = sum(1 for c in chunks[i:] if c.strip())
+            more = f" ({rest} more line{'s' if rest != 1 else ''} after it not read)" if rest else ""
+            return out, f"line {i}: {problem}{more}"
+        out.append(problem)
+    return out, None
+
+
+def _line_problem(chunk: bytes, last: bool) -> dict[str, Any] | str:
+    """The line as a dict, or a short description of what is wrong with it."""
+    try:
+        text = chunk.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return f"not UTF-8 (bad byte at column {e.start + 1})"
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        if last:
+            return f"truncated JSON (the file ends mid-line, {len(chunk)} bytes into it)"
+        return f"not JSON: {e.msg} at column {e.colno}"
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        return "not a record line (a JSON object with a type)"
+    return obj
 
 
 def deterministic(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -105,15 +144,30 @@ class VerifyReport:
     rules: Rules | None = None
     deals: list[dict[str, Any]] = field(default_factory=list)  # the deal lines replayed without divergence
     end: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)  # damage that does not affect the game (stderr line)
 
 
 def verify(path: Path | str) -> VerifyReport:
-    """Re-deal from the record, re-apply every action and check each outcome and the final line."""
+    """Re-deal from the record, re-apply every action and check each outcome and the final line.
+
+    A damaged file still verifies as far as it is readable: ``deals`` holds the deals before the
+    damage that replay correctly, and ``divergence`` names the damaged line.
+    """
     try:
-        lines = read(path)
-    except (OSError, ValueError) as e:
-        return VerifyReport(False, f"unreadable record: {e}")
-    return verify_lines(lines)
+        lines, damage = read_checked(path)
+    except OSError as e:
+        return VerifyReport(False, f"unreadable record: {e.strerror or e}")
+    rep = verify_lines(lines)
+    if damage is not None:
+        rep.ok = False
+        if rep.divergence is None or rep.divergence.startswith(NO_END):
+            n = len(rep.deals)
+            rep.divergence = f"{damage}; the {n} deal{'s' if n != 1 else ''} before it verify"
+        else:
+            rep.divergence = f"{rep.divergence}; also {damage}"
+    elif rep.ok and not any(d.get("type") == "stderr" for d in lines):
+        rep.warnings.append("no stderr line after the end line: the bots' output tails are missing (truncated?)")
+    return rep
 
 
 def verify_lines(lines: list[dict[str, Any]]) -> VerifyReport:
@@ -132,16 +186,26 @@ def verify_lines(lines: list[dict[str, Any]]) -> VerifyReport:
     ends = [d for d in lines[1:] if d.get("type") == "end"]
     decisions = 0
     for d in deals:
-        err, m, decisions = _check_deal(d, m, decisions)
+        try:
+            err, m, decisions = _check_deal(d, m, decisions)
+        except (TypeError, ValueError, KeyError, AttributeError) as e:
+            err = f"deal {m.deal_no}: malformed deal line ({type(e).__name__}: {e})"
         if err:
             rep.divergence = err
             return rep
         rep.deals.append(d)
+    if not ends:
+        n = len(rep.deals)
+        rep.divergence = f"{NO_END} after line {len(lines)}: the record is truncated (the {n} deal{'s' if n != 1 else ''} in it verify)"
+        return rep
     if len(ends) != 1:
         rep.divergence = f"expected one end line, found {len(ends)}"
         return rep
     rep.end = end = ends[0]
-    err = _check_end(end, m, decisions, len(deals))
+    try:
+        err = _check_end(end, m, decisions, len(deals))
+    except (TypeError, ValueError, KeyError, AttributeError) as e:
+        err = f"end: malformed end line ({type(e).__name__}: {e})"
     rep.divergence = err
     rep.ok = err is None
     return rep

@@ -24,12 +24,15 @@ PROTOCOL_VERSION = 1
 ARENA_VERSION = "0.1.0"
 GAME = "sixtysix"
 SERVICE = "arena.v1.BotArena"
+MAX_MESSAGE_BYTES = 64 * 1024  # a bot's largest message; a Reply is a few dozen bytes
+TRANSPORT_CAP_FACTOR = 16  # gRPC itself refuses messages over 16 x the limit (at least 1 MiB): it cuts the stream
+EOF_SETTLE_S = 0.2  # after EOF, how long to watch for gRPC cancelling the call (see Session._after_eof)
 
 
 class Session:
     """One connected bot stream. Created by :class:`Arena` after a valid Hello."""
 
-    def __init__(self, hello: Any, context: Any) -> None:
+    def __init__(self, hello: Any, context: Any, max_message_bytes: int = 0) -> None:
         self.name: str = hello.name
         self.version: str = hello.version
         self.max_concurrent: int = hello.max_concurrent or 1
@@ -38,9 +41,12 @@ class Session:
         self.fault: Fault | None = None  # set once the stream is unusable; every later decide returns it
         self._ctx = context
         self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._expired: set[int] = set()  # requests left unanswered (timeout, cancel): one late reply each is dropped
+        self._max_bytes = max_message_bytes  # 0: no check here (gRPC enforces its own limit)
         self._last_id = 0
         self._write_lock = asyncio.Lock()
         self._reader: asyncio.Task[Any] | None = None
+        self.process: Any = None  # the BotProcess behind this stream, set by the Entrant that launched it
 
     @property
     def alive(self) -> bool:
@@ -81,6 +87,8 @@ class Session:
             result = self.fault or Fault(Cause.DISCONNECT, f"stream broke while sending: {type(e).__name__}")
         finally:
             self._pending.pop(rid, None)
+            if not fut.done():
+                self._expired.add(rid)
         return result, time.monotonic() - t0
 
     def _fail(self, fault: Fault) -> None:
@@ -104,7 +112,7 @@ class Session:
                     self._fail(Fault(Cause.DISCONNECT, f"stream error: {type(e).__name__}"))
                     return
                 if data is grpc.aio.EOF:
-                    self._fail(Fault(Cause.DISCONNECT, "the bot closed its stream"))
+                    await self._after_eof()
                     return
                 problem = self._take(data)
                 if problem is not None:
@@ -114,8 +122,25 @@ class Session:
             self._fail(Fault(Cause.DISCONNECT, "stream closed"))
             self.closed.set()
 
+    async def _after_eof(self) -> None:
+        """The read side ended. When the bot went away, or sent a message over gRPC's transport cap,
+        gRPC reports EOF and then cancels the call at once; a bot that merely half-closed leaves it open."""
+        try:
+            await asyncio.sleep(EOF_SETTLE_S)
+        except asyncio.CancelledError:
+            self._fail(Fault(Cause.DISCONNECT, "the stream was cut (the bot went away, or sent a message over "
+                                               f"the {transport_cap(self._max_bytes)}-byte transport cap)"))
+            raise
+        self._fail(Fault(Cause.DISCONNECT, "the bot closed its stream"))
+
     def _take(self, data: bytes) -> Fault | None:
-        """Route one message from the bot; a protocol violation comes back as a Fault."""
+        """Route one message from the bot; a protocol violation comes back as a Fault.
+
+        Each request gets at most one reply: a reply to an id never sent, or to a request already
+        answered, is INVALID; one late reply to a request that expired unanswered is dropped.
+        """
+        if self._max_bytes and len(data) > self._max_bytes:
+            return Fault(Cause.INVALID, f"message of {len(data)} bytes is over the {self._max_bytes}-byte limit")
         try:
             msg = pb.BotMessage.FromString(data)
         except DecodeError:
@@ -125,12 +150,14 @@ class Session:
             return Fault(Cause.INVALID, f"expected a Reply, got {kind or 'an empty message'}")
         rid = msg.reply.request_id
         fut = self._pending.get(rid)
-        if fut is None:
+        if fut is None or fut.done():
+            if rid in self._expired:
+                self._expired.discard(rid)
+                return None  # a late reply to a request that timed out or was cancelled: dropped
             if rid == 0 or rid > self._last_id:
                 return Fault(Cause.INVALID, f"wrong request id {rid} (never sent)")
-            return None  # a late reply to a request that timed out or was already answered: dropped
-        if not fut.done():
-            fut.set_result(msg.reply)
+            return Fault(Cause.INVALID, f"unsolicited reply: request {rid} was already answered")
+        fut.set_result(msg.reply)
         return None
 
     async def goodbye(self, reason: str = "done", wait_s: float = 1.0) -> None:
@@ -154,6 +181,25 @@ class Session:
             self._reader.cancel()
 
 
+def transport_cap(max_message_bytes: int) -> int:
+    """gRPC's receive limit: messages between ``max_message_bytes`` and this are read and judged
+    INVALID by the arena; bigger ones make gRPC cut the stream (seen as DISCONNECT or CRASH)."""
+    return max(TRANSPORT_CAP_FACTOR * max_message_bytes, 1 << 20)
+
+
+def read_hello(data: bytes, max_bytes: int = MAX_MESSAGE_BYTES) -> Any:
+    """The Hello in a stream's first message, or (gRPC status, one-line reason) when there is none."""
+    if len(data) > max_bytes:
+        return grpc.StatusCode.INVALID_ARGUMENT, f"first message of {len(data)} bytes is over the {max_bytes}-byte limit"
+    try:
+        msg = pb.BotMessage.FromString(data)
+    except DecodeError:
+        return grpc.StatusCode.INVALID_ARGUMENT, f"first message does not decode ({len(data)} bytes)"
+    if msg.WhichOneof("kind") != "hello":
+        return grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Hello"
+    return msg.hello
+
+
 def check_hello(h: Any) -> str | None:
     """Why a Hello is not acceptable, or None."""
     if h.protocol_version != PROTOCOL_VERSION:
@@ -166,7 +212,13 @@ def check_hello(h: Any) -> str | None:
 class Arena:
     """The grpc.aio server. Tokens are announced with :meth:`expect` before a bot connects."""
 
-    def __init__(self, hello_read_s: float = 30.0) -> None:
+    def __init__(self, hello_read_s: float = 30.0, max_message_bytes: int = MAX_MESSAGE_BYTES) -> None:
+        """``hello_read_s``: how long a new stream may take to send its first message;
+        ``max_message_bytes``: the largest message a bot may send; a bigger one is an INVALID forfeit
+        (up to gRPC's transport cap, :func:`transport_cap`, beyond which gRPC cuts the stream)."""
+        if max_message_bytes < 1024:
+            raise ValueError(f"max_message_bytes must be at least 1024, not {max_message_bytes}")
+        self.max_message_bytes = max_message_bytes
         self.address: str | None = None
         self._server: Any = None
         self._expected: dict[str, asyncio.Future[Session | Fault]] = {}
@@ -175,7 +227,9 @@ class Arena:
 
     async def start(self, listen: str = "127.0.0.1:0") -> str:
         """Listen on ``host:port`` (port 0 picks one) or ``unix:PATH``; returns the address to dial."""
-        server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+        server = grpc.aio.server(options=[("grpc.so_reuseport", 0),
+                                          ("grpc.max_receive_message_length",
+                                           transport_cap(self.max_message_bytes))])
         handler = grpc.stream_stream_rpc_method_handler(self._play)
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, {"Play": handler}),))
         port = server.add_insecure_port(listen)
@@ -213,13 +267,9 @@ class Arena:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "no Hello in time")
         if data is grpc.aio.EOF:
             return
-        try:
-            msg = pb.BotMessage.FromString(data)
-        except DecodeError:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "first message does not decode")
-        if msg.WhichOneof("kind") != "hello":
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Hello")
-        hello = msg.hello
+        hello = read_hello(data, self.max_message_bytes)
+        if isinstance(hello, tuple):
+            await context.abort(*hello)
         waiter = self._expected.pop(hello.token, None)
         if waiter is None or waiter.done():
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or already used token")
@@ -227,7 +277,7 @@ class Arena:
         if problem is not None:
             waiter.set_result(Fault(Cause.NO_HELLO, f"bad Hello: {problem}"))
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, problem)
-        session = Session(hello, context)
+        session = Session(hello, context, self.max_message_bytes)
         welcome = pb.ArenaMessage(welcome=pb.Welcome(
             session_id=session.session_id, protocol_version=PROTOCOL_VERSION, arena_version=ARENA_VERSION))
         await context.write(welcome.SerializeToString())

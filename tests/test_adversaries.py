@@ -1,0 +1,220 @@
+"""Hostile bots, as real processes over real gRPC: each is a recorded forfeit with the right cause,
+its opponent wins unblamed, a concurrent normal match is untouched, and none of its processes
+survive.
+
+Cause mapping (the adversary is player 1 in every case):
+
+    never connects / never says Hello / wrong protocol version   NO_HELLO
+    hangs on a decision / slow until the bank is gone             TIMEOUT
+    illegal action                                                 ILLEGAL
+    undecodable action (bad enum numbers, unknown text)            INVALID
+    wrong request id / reply about another request (spy)           INVALID
+    message over Arena.max_message_bytes                           INVALID
+    flood of unsolicited messages                                  INVALID
+    exits / killed by a signal / forks and exits                   CRASH
+    address-space limit hit (MemoryError) / CPU or process limit   CRASH
+    megabytes of output, then exits                                CRASH (only a bounded tail kept)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from arena_util import ROOT, bot
+from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, play_match
+from harness.arena.limits import GiB, Limits
+from harness.arena.match import RECORD_TAIL_CHARS
+from harness.arena.process import TAIL_BYTES, BotProcess, group_members
+from harness.arena.record import read, verify
+from harness.games.sixtysix.options import Rules
+from harness.wire import arena_pb2 as pb
+
+ADVERSARY = f"python {ROOT / 'tests' / 'adversaries' / 'adversary.py'}"
+FAST = Clock(move_ms=1000, bank_ms=2000, grace_ms=10)
+TEST_LIMITS = Limits(address_space_bytes=1 * GiB, open_files=256, processes=16, poll_s=0.05)
+
+
+@dataclass
+class Run:
+    adv: MatchResult
+    normal: MatchResult
+    adv_groups: list[int]  # process groups the adversary ever had
+    left_after_match: list[int]  # its live processes right after its match, before any stop
+    left: list[int]  # live processes of every bot after the run
+    entrant: Entrant
+    stderr_tail_bytes: int
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def run(tmp_path: Path, command: str, *, clock: Clock = FAST, limits: Limits = TEST_LIMITS,
+        rules: Rules = Rules()) -> Run:
+    """The adversary (player 1) against a fair bot, concurrently with a normal match, in one arena."""
+
+    async def go() -> Run:
+        arena = Arena(hello_read_s=1.0)
+        await arena.start("127.0.0.1:0")
+        good = Entrant("good", bot("random"), arena=arena)
+        adv = Entrant("adv", command, arena=arena, hello_s=1.0, stop_grace_s=0.3, limits=limits)
+        n1, n2 = Entrant("n1", bot("random"), arena=arena), Entrant("n2", bot("random"), arena=arena)
+        everyone = (good, adv, n1, n2)
+        groups: list[int] = []
+        try:
+            async def adversary_match() -> tuple[MatchResult, list[int]]:
+                r = await play_match((good, adv), match_id="adv", seed=5, rules=rules, clock=clock,
+                                     record_dir=tmp_path)
+                pgid = adv.process.pid if adv.process is not None else None
+                return r, ([] if pgid is None else group_members(pgid))
+
+            (r, left_now), normal = await asyncio.gather(
+                adversary_match(),
+                play_match((n1, n2), match_id="normal", seed=6, rules=rules, clock=FAST, record_dir=tmp_path))
+            if adv.process is not None and adv.process.pid is not None:
+                groups.append(adv.process.pid)
+            tail = len(adv.process._tail) if adv.process is not None else 0
+        finally:
+            await asyncio.gather(*(e.stop() for e in everyone))
+            await arena.stop()
+        pgids = [e.process.pid for e in everyone if e.process is not None and e.process.pid is not None]
+        left = [p for g in pgids for p in group_members(g)]
+        return Run(r, normal, groups, left_now, left, adv, tail)
+
+    return asyncio.run(go())
+
+
+def check(run_: Run, cause: Cause, detail: str) -> dict:
+    """The three promises: the exact cause against the adversary, nobody else affected, no survivors."""
+    r = run_.adv
+    assert (r.cause, r.offender, r.winner) == (cause, 1, 0), r
+    assert detail in r.detail, r.detail
+    end = next(d for d in read(r.record) if d["type"] == "end")
+    assert (end["cause"], end["offender"], end["winner"], end["detail"]) == (str(cause), 1, 0, r.detail)
+    assert verify(r.record).ok, verify(r.record).divergence
+    n = run_.normal
+    assert n.cause is Cause.NORMAL and n.offender is None and n.winner is not None, n
+    assert verify(n.record).ok
+    assert run_.left == [], f"processes survived: {run_.left}"
+    return end
+
+
+CASES = [
+    # (id, adversary args, cause, detail, clock)
+    ("1-never-connects", "noconnect", Cause.NO_HELLO, "no Hello within 1 s", FAST),
+    ("2-never-says-hello", "nohello", Cause.NO_HELLO, "no Hello within 1 s", FAST),
+    ("3-wrong-protocol-version", "badversion", Cause.NO_HELLO, "protocol_version 2 is not supported", FAST),
+    ("4-hangs", "hang", Cause.TIMEOUT, "no reply within 210 ms", Clock(move_ms=100, bank_ms=100, grace_ms=10)),
+    ("6-illegal", "illegal", Cause.ILLEGAL, "is not legal", FAST),
+    ("7-bad-kind", "badaction kind", Cause.INVALID, "malformed action: bad action kind value 42", FAST),
+    ("7-bad-rank", "badaction rank", Cause.INVALID, "malformed action: card has a bad rank value 9", FAST),
+    ("7-bad-suit", "badaction suit", Cause.INVALID, "malformed action: bad suit value 7", FAST),
+    ("7-unknown-text", "badaction text", Cause.INVALID, "malformed action: 'bogus' is not an action", FAST),
+    ("7-binary-text", "badaction utf8", Cause.INVALID, "is not an action", FAST),
+    ("8-wrong-request-id", "wrongid", Cause.INVALID, "wrong request id", FAST),
+    ("9-oversized-message", "oversize 100000", Cause.INVALID, "over the 65536-byte limit", FAST),
+    ("10-flood", "flood", Cause.INVALID, "unsolicited reply", FAST),
+    ("11-exits", "exit", Cause.CRASH, "exited with status 9", FAST),
+    ("12-killed-by-signal", "signal", Cause.CRASH, "killed by SIGSEGV", FAST),
+]
+
+
+@pytest.mark.parametrize("args,cause,detail,clock", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_adversary_forfeits_with_its_cause(tmp_path: Path, args: str, cause: Cause, detail: str,
+                                           clock: Clock) -> None:
+    end = check(run(tmp_path, f"{ADVERSARY} {args}", clock=clock), cause, detail)
+    if cause is Cause.NO_HELLO:
+        assert (end["deal_no"], end["decision_no"]) == (0, None)
+    else:
+        assert end["decision_no"] >= 2  # it played fair at decision 1, then misbehaved
+
+
+def test_5_slow_on_every_move_until_the_bank_runs_out(tmp_path: Path) -> None:
+    clock = Clock(move_ms=40, bank_ms=200, grace_ms=10)
+    r = run(tmp_path, f"{ADVERSARY} slow 0.08", clock=clock)
+    check(r, Cause.TIMEOUT, "no reply within")
+    deals = [d for d in read(r.adv.record) if d["type"] == "deal"]
+    slow = [ms for d in deals for ms in d["ms"] if ms > clock.move_ms]
+    assert 2 <= len(slow) <= 8  # each move cost ~40 ms of the bank until it was gone
+
+
+def test_13_forks_children_then_exits_and_the_whole_group_goes_at_once(tmp_path: Path) -> None:
+    r = run(tmp_path, f"{ADVERSARY} forkexit")
+    check(r, Cause.CRASH, "exited with status 4")
+    assert r.left_after_match == []  # the children were killed when the crash was seen, not at shutdown
+
+
+def test_14_memory_hog_hits_the_configured_address_space_limit(tmp_path: Path) -> None:
+    limits = Limits(address_space_bytes=768 << 20, processes=16)
+    r = run(tmp_path, f"{ADVERSARY} memhog", limits=limits)
+    check(r, Cause.CRASH, "MemoryError")  # the machine has far more memory: the limit stopped it
+
+
+def test_15_cpu_spinner_is_killed_at_the_per_match_cpu_limit(tmp_path: Path) -> None:
+    limits = Limits(cpu_s=0.5, processes=16, poll_s=0.05)
+    r = run(tmp_path, f"{ADVERSARY} cpuspin", limits=limits)
+    check(r, Cause.CRASH, "CPU limit:")
+    assert "killed by SIGKILL" in r.adv.detail and r.adv.duration_s < 5
+
+
+def test_16_megabytes_of_output_keep_only_a_bounded_tail(tmp_path: Path) -> None:
+    r = run(tmp_path, f"{ADVERSARY} chatter --at=4")
+    check(r, Cause.CRASH, "exited with status 7; stderr: chatter 3 done")
+    assert r.stderr_tail_bytes <= TAIL_BYTES
+    tails = next(d for d in read(r.adv.record) if d["type"] == "stderr")["tails"]
+    assert len(tails[1]) <= RECORD_TAIL_CHARS and tails[1].endswith("chatter 3 done\n")
+
+
+def test_17_spy_gets_nothing_of_another_match(tmp_path: Path) -> None:
+    dump = tmp_path / "spy.dump"
+    r = run(tmp_path, f"{ADVERSARY} spy --dump={dump}")
+    check(r, Cause.INVALID, "wrong request id")
+    lines = dump.read_text().splitlines()
+    notes = [x[2:] for x in lines if x.startswith("# ")]
+    got = [pb.ArenaMessage.FromString(bytes.fromhex(x)) for x in lines if not x.startswith("#")]
+    assert any(m.WhichOneof("kind") == "request" for m in got)
+    # a second stream with its used token, or with a guessed one, is refused and receives nothing
+    assert [n for n in notes if n.startswith("probe")] == [n for n in notes if n.endswith("UNAUTHENTICATED")]
+    assert len([n for n in notes if n.startswith("probe")]) == 2
+    for m in got:
+        kind = m.WhichOneof("kind")
+        inner = getattr(m, kind)
+        assert getattr(inner, "match_id", "adv") == "adv", m  # nothing about match "normal"
+        assert b"normal" not in m.SerializeToString()
+    normal_decks = {tuple((c.suit, c.rank) for c in m.deal_end.deck) for m in got if m.WhichOneof("kind") == "deal_end"}
+    assert len(normal_decks) <= r.adv.deals  # only its own deals' reveals, if any
+
+
+def test_18_process_limit_kills_a_fork_bomb(tmp_path: Path) -> None:
+    limits = Limits(processes=8, poll_s=0.05)
+    r = run(tmp_path, f"{ADVERSARY} forkbomb", limits=limits)
+    check(r, Cause.CRASH, "process limit:")
+
+
+def test_limits_are_applied_to_the_bot_process(tmp_path: Path) -> None:
+    code = ("import resource, sys; print(resource.getrlimit(resource.RLIMIT_AS), "
+            "resource.getrlimit(resource.RLIMIT_NOFILE), file=sys.stderr)")
+
+    async def go() -> str:
+        p = BotProcess(f'python -c "{code}"', {}, limits=Limits(address_space_bytes=GiB, open_files=99))
+        await p.start()
+        await p.wait_exit(10)
+        await p.stop(0.1)
+        return p.stderr_tail()
+
+    assert asyncio.run(go()).strip() == f"({GiB}, {GiB}) (99, 99)"
+
+
+def test_a_missing_program_is_still_an_oserror_at_start() -> None:
+    async def go() -> None:
+        await BotProcess("no-such-program-here --x", {}, limits=Limits()).start()
+
+    with pytest.raises(OSError, match="not found"):
+        asyncio.run(go())
+
+
+@pytest.mark.parametrize("kw", [{"open_files": 0}, {"cpu_s": 0}, {"processes": -1}, {"address_space_bytes": 1.5}])
+def test_bad_limits_are_refused_in_one_line(kw: dict) -> None:
+    with pytest.raises(ValueError, match="limit"):
+        Limits(**kw)
