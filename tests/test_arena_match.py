@@ -212,3 +212,30 @@ def test_full_match_between_two_sample_bots(tmp_path: Path) -> None:
     assert r.cause is Cause.NORMAL, r
     assert max(r.scores) >= 7 and verify(r.record).ok
     assert survivors(pgids) == []
+
+
+def test_a_late_reply_after_a_timeout_leaves_the_session_usable() -> None:
+    """A timeout forfeits one match; the late reply must not break the bot's other matches."""
+    from harness.games.sixtysix.match import start_match
+    from harness.games.sixtysix.observe import observe
+    from harness.wire import arena_pb2 as pb
+    from harness.wire.convert import request_to_pb
+
+    async def go(arena):
+        e = Entrant("sleepy", bot("sleep 0.15"), arena=arena)
+        try:
+            session = await e.ensure()
+            m = start_match(3)
+            obs = observe(m.state, m.state.to_act)
+            first, _ = await session.decide(pb.ArenaMessage(request=request_to_pb(0, "m1", 1, 1, obs, 50, 0)), 0.05)
+            await asyncio.sleep(0.25)  # the late reply to the first request arrives meanwhile
+            second, _ = await session.decide(pb.ArenaMessage(request=request_to_pb(0, "m2", 1, 1, obs, 1000, 0)), 2.0)
+            return first, second, session.alive, [e.process.pid]
+        finally:
+            await e.stop()
+
+    first, second, alive, pgids = asyncio.run(with_arena(go))
+    assert getattr(first, "cause", None) is Cause.TIMEOUT
+    assert not hasattr(second, "cause") and second.HasField("action")
+    assert alive
+    assert survivors(pgids) == []

@@ -87,7 +87,7 @@ class Session:
             result = self.fault or Fault(Cause.DISCONNECT, f"stream broke while sending: {type(e).__name__}")
         finally:
             self._pending.pop(rid, None)
-            if not fut.done():
+            if fut.cancelled() or not fut.done():  # a timeout cancels the awaited future
                 self._expired.add(rid)
         return result, time.monotonic() - t0
 
