@@ -79,10 +79,9 @@ class Limits:
         return asdict(self)
 
 
-def group_usage(pgid: int) -> tuple[int, float]:
-    """Live (non-zombie) processes in group ``pgid`` and their CPU seconds (user + system, reaped
-    children included; zombies' own time counted too), from one pass over /proc."""
-    live, ticks = 0, 0
+def group_stats(pgid: int) -> list[tuple[int, list[bytes]]]:
+    """Every process of group ``pgid`` with its /proc stat fields from field 3 (state) on (proc(5))."""
+    found = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -91,8 +90,17 @@ def group_usage(pgid: int) -> tuple[int, float]:
                 stat = f.read()
         except OSError:
             continue
-        fields = stat[stat.rindex(b")") + 2:].split()  # fields[0] is field 3 (state) of proc(5)
+        fields = stat[stat.rindex(b")") + 2:].split()  # state ppid pgrp ...
         if int(fields[2]) == pgid:
-            live += fields[0] != b"Z"
-            ticks += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+            found.append((int(name), fields))
+    return found
+
+
+def group_usage(pgid: int) -> tuple[int, float]:
+    """Live (non-zombie) processes in group ``pgid`` and their CPU seconds (user + system, reaped
+    children included; zombies' own time counted too), from one pass over /proc."""
+    live, ticks = 0, 0
+    for _, fields in group_stats(pgid):
+        live += fields[0] != b"Z"
+        ticks += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
     return live, ticks / _TICK

@@ -13,7 +13,7 @@ import signal
 import sys
 from collections.abc import Mapping
 
-from .limits import Limits, group_usage
+from .limits import Limits, group_stats, group_usage
 
 TAIL_BYTES = 64 * 1024
 _LIVE: set[int] = set()  # process groups started here and not yet known to be gone
@@ -35,19 +35,7 @@ def argv_of(command: str) -> list[str]:
 
 def group_members(pgid: int) -> list[int]:
     """Live (non-zombie) processes in process group ``pgid``, read from /proc."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(b")") + 2:].split()  # state ppid pgrp ...
-        if int(fields[2]) == pgid and fields[0] != b"Z":
-            found.append(int(name))
-    return found
+    return [pid for pid, fields in group_stats(pgid) if fields[0] != b"Z"]
 
 
 def _killpg(pgid: int, sig: int) -> None:
