@@ -142,6 +142,7 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--move-time", type=float, metavar="SEC", help="seconds per decision, with --bot (default 1)")
     p.add_argument("--time-bank", type=float, metavar="SEC", help="seconds of bank per match, with --bot (default 10)")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="a rule option, with --bot (repeatable)")
+    p.add_argument("--limit", action="append", metavar="NAME=VALUE", help="a bot resource limit, with --bot (repeatable)")
     p.add_argument("--concurrency", type=int, help="matches at once (default: the config's, else cores)")
     p.add_argument("--db", help="results database (default: results/arena.db)")
     p.add_argument("--out", help="directory for leaderboards and records (default: results)")

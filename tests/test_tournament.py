@@ -1,7 +1,8 @@
 """Tournaments: config checks, the store, the runner (with a fake match first), then real bots.
 
 The end-to-end tests run `python -m harness.cli tournament ...` as a subprocess with real
-bot processes over gRPC on loopback, a real SQLite file, SIGKILL and --resume.
+bot processes over gRPC on loopback, a real SQLite file and --resume; SIGKILL at random moments and
+damage on disk are in tests/test_crash_safety.py, which shares this module's helpers.
 """
 
 from __future__ import annotations
@@ -9,8 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -293,42 +292,6 @@ def test_four_real_bots_complete_and_resume_is_a_no_op(tmp_path):
     assert not _leftover(mark)  # nothing was started
 
 
-def test_sigkill_at_three_random_moments_then_resume_equals_an_uninterrupted_run(tmp_path):
-    rng = random.Random()
-    clean, killed = tmp_path / "clean", tmp_path / "killed"
-    clean.mkdir()
-    killed.mkdir()
-    mark = f"kill-{os.getpid()}"
-    ref = subprocess.run(_cmd(clean, rounds=3), cwd=ROOT, env=_env(mark), capture_output=True, text=True,
-                         timeout=300)
-    assert ref.returncode == 0, ref.stderr
-    scheduled = [p.match_id for p in round_robin(list(BOTS), 3, 42)]
-    assert _recorded(clean / "arena.db") == scheduled
-
-    kills = 0
-    for attempt in range(3):
-        extra = ("--resume",) if attempt else ()
-        proc = subprocess.Popen(_cmd(killed, *extra, rounds=3), cwd=ROOT, env=_env(mark),
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        start = len(_recorded(killed / "arena.db"))
-        target = start + rng.randrange(1, max(2, (len(scheduled) - start) // 2))
-        while proc.poll() is None and len(_recorded(killed / "arena.db")) < target:
-            time.sleep(0.01)
-        time.sleep(rng.uniform(0, 0.15))
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            kills += 1
-        proc.wait(timeout=60)
-        assert not _wait_gone(mark), "bots outlived the killed tournament"
-    assert kills >= 2, "the run finished before it could be killed"
-    final = subprocess.run(_cmd(killed, "--resume", rounds=3), cwd=ROOT, env=_env(mark), capture_output=True,
-                           text=True, timeout=300)
-    assert final.returncode == 0, final.stderr
-    assert _recorded(killed / "arena.db") == scheduled  # every scheduled match exactly once
-    assert _standings(killed) == _standings(clean)
-    assert not _wait_gone(mark)
-
-
 def test_bad_input_fails_before_any_match_with_one_line(tmp_path):
     cases = [
         (["--bot", "a=python sample_bots/random_bot.py", "--bot", "a=python sample_bots/greedy_bot.py"],
@@ -360,3 +323,21 @@ def test_bad_input_fails_before_any_match_with_one_line(tmp_path):
     r = subprocess.run([PY, "-m", "harness.cli", "tournament", str(cfg)], cwd=ROOT, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 2 and r.stderr == "arena: entrant 'b' has no command\n"
+
+
+def test_limits_reach_every_bot_and_a_resume_with_other_limits_is_refused(tmp_path):
+    from harness.tournament.commands import check_same
+
+    cfg = cfgmod.from_flags(["a=python x.py", "b=python y.py"], limits=["cpu_s=3"])
+    stored = json.loads(json.dumps(cfg.identity()))
+    check_same(stored, cfg)
+    with pytest.raises(ConfigError, match="its limits differ"):
+        check_same(stored, cfgmod.from_flags(["a=python x.py", "b=python y.py"], limits=["cpu_s=4"]))
+    legacy = {k: v for k, v in stored.items() if k != "limits"}  # stored before [limits]: the defaults
+    check_same(legacy, cfgmod.from_flags(["a=python x.py", "b=python y.py"]))
+    # 20 MB of address space is too little for a Python bot: it cannot start, so the limit was applied
+    r = subprocess.run([PY, "-m", "harness.cli", "tournament", "--bot", "a=python sample_bots/random_bot.py",
+                        "--bot", "b=python sample_bots/greedy_bot.py", "--limit", "address_space_bytes=20000000",
+                        "--db", str(tmp_path / "a.db"), "--out", str(tmp_path)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "could not start" in r.stderr and r.stderr.count("\n") == 1, r.stderr

@@ -23,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
     TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
+from harness.arena.limits import Limits
 from harness.arena.result import Cause, MatchResult
 from harness.leaderboard import terminal
 from harness.tournament import config as config_mod
@@ -50,7 +51,8 @@ def _fail(message: Any) -> int:
 def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     """The tournament config from CONFIG or --bot flags, with --db/--out/--concurrency applied."""
     flag_only = {"--name": args.name, "--rounds": args.rounds, "--seed": args.seed,
-                 "--move-time": args.move_time, "--time-bank": args.time_bank, "--rule": args.rule}
+                 "--move-time": args.move_time, "--time-bank": args.time_bank, "--rule": args.rule,
+                 "--limit": getattr(args, "limit", None)}
     if args.config and args.bot:
         raise ConfigError("give either a CONFIG file or --bot entrants, not both")
     if args.config:
@@ -62,7 +64,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         return config_mod.build(
             name=cfg.name, entrants=cfg.entrants, rounds=cfg.rounds, seed=cfg.seed,
             concurrency=overrides["concurrency"] or cfg.concurrency, move_s=cfg.move_s, bank_s=cfg.bank_s,
-            rules=cfg.rules, db=args.db or cfg.db, out=args.out or cfg.out,
+            rules=cfg.rules, limits=cfg.limits, db=args.db or cfg.db, out=args.out or cfg.out,
         ) if any(v is not None for v in overrides.values()) else cfg
     if not args.bot:
         raise ConfigError("no entrants: give a CONFIG file or --bot NAME=COMMAND (at least two)")
@@ -71,7 +73,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         seed=args.seed or 0, concurrency=args.concurrency,
         move_s=1.0 if args.move_time is None else args.move_time,
         bank_s=10.0 if args.time_bank is None else args.time_bank,
-        rules=args.rule or (), db=args.db, out=args.out,
+        rules=args.rule or (), limits=getattr(args, "limit", None) or (), db=args.db, out=args.out,
     )
 
 
@@ -88,12 +90,15 @@ def resume_command(args: argparse.Namespace) -> str:
             words += [f"--{flag.replace('_', '-')}", str(value)]
     for r in args.rule or []:
         words += ["--rule", r]
+    for lim in getattr(args, "limit", None) or []:
+        words += ["--limit", lim]
     return shlex.join([*words, "--resume"])
 
 
 def check_same(stored: dict[str, Any], cfg: TournamentConfig) -> None:
     """ConfigError naming the first setting that differs from the stored tournament's."""
     now = json.loads(json.dumps(cfg.identity()))
+    stored = {"limits": Limits().to_dict(), **stored}  # tournaments stored before [limits] ran with the defaults
     for key in now:
         if stored.get(key) != now[key]:
             raise ConfigError(
@@ -168,7 +173,7 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
         if not runner.pending(cfg, store.done(existing.id)):
             store.finish(existing.id)
             return _finish(cfg, store, existing, console, interrupted=False, resume=resume)
-    bots = runner.Bots(cfg.entrants)
+    bots = runner.Bots(cfg.entrants, limits=cfg.limits)
     try:
         entrants = await bots.start()
         t = existing or store.create(cfg.name, cfg.identity(), total(len(cfg.entrants), cfg.rounds),
@@ -241,26 +246,42 @@ def _finish(cfg: TournamentConfig, store: Store, t: Tournament, console: Console
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    """Write leaderboard.{md,json,html} for a tournament in the database and print its table."""
+    """Write leaderboard.{md,json,html} for a tournament in the database and print its table.
+
+    A damaged database is still read: the leaderboard shows every match that can be read, and one
+    line on stderr names the file and the problem. Every record the matches point to is checked
+    (see :func:`publish.record_problems`); each damaged one gets a line. Either kind of damage is
+    also listed under ``tournament.damage`` in leaderboard.json, and makes the exit status 1.
+    """
     try:
-        store = Store(args.db, create=False)
+        store = Store(args.db, create=False, damaged_ok=True)
         try:
             t = store.tournament(args.tournament)
             b = publish.board(store, t)
+            problems = publish.record_problems(store.matches(t.id))
+            if store.damage is not None:
+                problems.insert(0, f"{args.db}: {store.damage}; the leaderboard shows the {b.meta['recorded']} of "
+                                   f"{t.scheduled} scheduled matches that could still be read")
         finally:
             store.close()
     except StoreError as e:
         return _fail(e)
+    if problems:
+        b.meta["damage"] = problems
     paths = publish.write(b, args.out)
     console = _console()
     console.print(terminal.render(b))
     console.print(f"leaderboards: {', '.join(str(p) for p in paths)}", highlight=False)
-    return 0
+    for line in problems[:20]:
+        print(f"arena: {line}", file=sys.stderr)
+    if len(problems) > 20:
+        print(f"arena: … and {len(problems) - 20} more damaged records (see leaderboard.json)", file=sys.stderr)
+    return 1 if problems else 0
 
 
 def run_demo(out: str | None = None, concurrency: int | None = None) -> int:
     """``make demo``: a duplicate round robin among the sample bots, then the leaderboards."""
     args = argparse.Namespace(config=str(DEMO_CONFIG), bot=None, name=None, rounds=None, seed=None,
-                              move_time=None, time_bank=None, rule=None, concurrency=concurrency,
+                              move_time=None, time_bank=None, rule=None, limit=None, concurrency=concurrency,
                               db=None, out=out, resume=False)
     return cmd_tournament(args)

@@ -16,6 +16,14 @@ A config file looks like::
     [rules]                  # optional; any rule option by its spec name
     dealer_rotation = "alternate"
 
+    [limits]                 # optional; per spawned bot, see harness.arena.limits.Limits
+    address_space_bytes = 2147483648  # RLIMIT_AS of each bot process (default 2 GiB)
+    cpu_s = 5.0              # CPU seconds of the bot's process group per match (default off)
+    open_files = 256         # RLIMIT_NOFILE of each bot process (default 256)
+    processes = 64           # live processes in the bot's process group (default 64)
+    poll_s = 0.1             # how often the watched limits are checked (default 0.1)
+    # 0 or false switches a limit off (not poll_s); a key left out keeps its default.
+
     [[entrant]]
     name = "greedy"
     command = "python sample_bots/greedy_bot.py"
@@ -24,7 +32,9 @@ A config file looks like::
     name = "alice"
     command = "remote:alice"  # a bot that connects by itself with the token for 'alice'
 
-Every problem is a :class:`ConfigError` with one line naming it.
+Every problem is a :class:`ConfigError` with one line naming it; nothing else escapes
+:func:`load`, :func:`from_mapping` or :func:`from_flags`, whatever the input (fuzzed in
+tests/test_fuzz_config.py).
 """
 
 from __future__ import annotations
@@ -37,16 +47,41 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.arena.limits import Limits
 from harness.games.sixtysix.options import Rules
 
-TOP_KEYS = {"name", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "entrant"}
+TOP_KEYS = {"name", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "limits", "entrant"}
 TIME_KEYS = {"move", "bank"}
 ENTRANT_KEYS = {"name", "command"}
+# limit name -> (type, lowest allowed value other than 0/false for "off", highest)
+LIMIT_KEYS: dict[str, tuple[type, float, float]] = {
+    "address_space_bytes": (int, 1, 2**62),
+    "cpu_s": (float, 0.001, 86400.0),
+    "open_files": (int, 1, 1 << 20),
+    "processes": (int, 1, 1 << 16),
+    "poll_s": (float, 0.001, 60.0),
+}
+OFF_WORDS = {"0", "false", "off", "none"}
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}$")
 
 
 class ConfigError(ValueError):
-    """An invalid tournament configuration; the message is one line."""
+    """An invalid tournament configuration; the message is one line (line breaks become spaces)."""
+
+    def __init__(self, message: object) -> None:
+        super().__init__(" ".join(str(message).splitlines()))
+
+
+def show(value: Any, width: int = 40) -> str:
+    """A user's value for an error message: one line, control characters escaped, at most ``width``."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
+        return f"<a {len(str(value))}-digit number>" if value.bit_length() < 10000 else "<a number of over 3000 digits>"
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except ValueError:  # a huge number somewhere inside
+        return f"<a {type(value).__name__} too large to show>"
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +105,7 @@ class TournamentConfig:
     move_s: float = 1.0
     bank_s: float = 10.0
     rules: Rules = field(default_factory=Rules)
+    limits: Limits = field(default_factory=Limits)
     db: Path = Path("results/arena.db")
     out: Path = Path("results")
 
@@ -86,21 +122,34 @@ class TournamentConfig:
             "seed": self.seed,
             "time": {"move": self.move_s, "bank": self.bank_s},
             "rules": self.rules.to_dict(),
+            "limits": self.limits.to_dict(),
         }
 
 
 def load(path: str | Path) -> TournamentConfig:
     """Read and check a TOML config file."""
     path = Path(path)
+    where = show(str(path), 80)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(f"config file '{path}' not found") from None
+        raise ConfigError(f"config file '{where}' not found") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read config file '{path}': {e}") from None
+        raise ConfigError(f"cannot read config file '{where}': {e}") from None
+    return loads(text, default_name=path.stem, where=f"config file '{where}'")
+
+
+def loads(text: str, default_name: str = "tournament", where: str = "the config") -> TournamentConfig:
+    """Parse and check a config from TOML text."""
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"config file '{path}' is not valid TOML: {e}") from None
-    return from_mapping(data, default_name=path.stem)
+        raise ConfigError(f"{where} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{where} nests arrays or tables too deeply") from None
+    except ValueError:  # tomllib lets int()'s digit limit through
+        raise ConfigError(f"{where} is not valid TOML: a number in it has more than 4300 digits") from None
+    return from_mapping(data, default_name=default_name)
 
 
 def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> TournamentConfig:
@@ -116,16 +165,15 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
         _no_unknown(e, ENTRANT_KEYS, f"entrant {i}")
         if "name" not in e:
             raise ConfigError(f"entrant {i} has no name")
+        if not isinstance(e["name"], str):
+            raise ConfigError(f"entrant {i} has a name that is not a string ({show(e['name'])})")
         if "command" not in e:
-            raise ConfigError(f"entrant '{e['name']}' has no command")
-        specs.append(entrant(str(e["name"]), e["command"]))
-    time = data.get("time", {})
-    if not isinstance(time, Mapping):
-        raise ConfigError("'time' must be a table with 'move' and 'bank' in seconds")
+            raise ConfigError(f"entrant '{show(e['name'])}' has no command")
+        specs.append(entrant(e["name"], e["command"]))
+    time = _table(data, "time", "'time' must be a table with 'move' and 'bank' in seconds")
     _no_unknown(time, TIME_KEYS, "[time]")
-    rules = data.get("rules", {})
-    if not isinstance(rules, Mapping):
-        raise ConfigError("'rules' must be a table of rule options")
+    rules = _table(data, "rules", "'rules' must be a table of rule options")
+    limits = _table(data, "limits", "'limits' must be a table of resource limits")
     return build(
         name=data.get("name", default_name),
         entrants=specs,
@@ -135,6 +183,7 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
         move_s=time.get("move", 1.0),
         bank_s=time.get("bank", 10.0),
         rules=rules,
+        limits=limits,
         db=data.get("db"),
         out=data.get("out"),
     )
@@ -143,34 +192,44 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
 def from_flags(
     bots: Sequence[str], *, name: str = "tournament", rounds: int = 1, seed: int = 0,
     concurrency: int | None = None, move_s: float = 1.0, bank_s: float = 10.0,
-    rules: Sequence[str] = (), db: str | None = None, out: str | None = None,
+    rules: Sequence[str] = (), limits: Sequence[str] = (), db: str | None = None, out: str | None = None,
 ) -> TournamentConfig:
-    """A config from ``--bot NAME=COMMAND`` flags and the other options."""
+    """A config from ``--bot NAME=COMMAND`` flags, ``--limit NAME=VALUE`` flags and the other options."""
     specs = []
     for item in bots:
         bot_name, sep, command = item.partition("=")
         if not sep:
-            raise ConfigError(f"--bot '{item}' is not written NAME=COMMAND")
+            raise ConfigError(f"--bot '{show(item)}' is not written NAME=COMMAND")
         specs.append(entrant(bot_name.strip(), command.strip()))
     try:
         parsed = Rules.parse(rules)
-    except ValueError as e:
+    except (ValueError, TypeError, OverflowError) as e:
         raise ConfigError(str(e)) from None
+    given: dict[str, str] = {}
+    for item in limits:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--limit '{show(item)}' is not written NAME=VALUE")
+        given[key.strip()] = value.strip()
     return build(name=name, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
-                 move_s=move_s, bank_s=bank_s, rules=parsed, db=db, out=out)
+                 move_s=move_s, bank_s=bank_s, rules=parsed, limits=given, db=db, out=out)
 
 
 def entrant(name: str, command: Any) -> EntrantSpec:
     """One entrant from its name and ``command`` (a command line, or ``remote:NAME``)."""
     if not NAME_RE.match(name):
-        raise ConfigError(f"bad entrant name '{name}' (letters, digits, _ . + -; at most 40)")
-    if not isinstance(command, str) or not command.strip():
+        raise ConfigError(f"bad entrant name '{show(name)}' (letters, digits, _ . + -; at most 40)")
+    if not isinstance(command, str):
+        raise ConfigError(f"entrant '{name}' has a command that is not a string ({show(command)})")
+    if not command.strip():
         raise ConfigError(f"entrant '{name}' has an empty command")
+    if "\x00" in command:
+        raise ConfigError(f"entrant '{name}' has a NUL character in its command")
     command = command.strip()
     if command.startswith("remote:"):
         remote = command.removeprefix("remote:").strip()
         if not NAME_RE.match(remote):
-            raise ConfigError(f"entrant '{name}' has a bad remote name '{remote}'")
+            raise ConfigError(f"entrant '{name}' has a bad remote name '{show(remote)}'")
         return EntrantSpec(name, None, remote)
     return EntrantSpec(name, command)
 
@@ -178,10 +237,11 @@ def entrant(name: str, command: Any) -> EntrantSpec:
 def build(
     *, name: Any, entrants: Sequence[EntrantSpec], rounds: Any, seed: Any, concurrency: Any,
     move_s: Any, bank_s: Any, rules: Rules | Mapping[str, Any], db: Any, out: Any,
+    limits: Limits | Mapping[str, Any] | None = None,
 ) -> TournamentConfig:
     """Check every value and make the config."""
     if not isinstance(name, str) or not NAME_RE.match(name):
-        raise ConfigError(f"bad tournament name '{name}' (letters, digits, _ . + -; at most 40)")
+        raise ConfigError(f"bad tournament name '{show(name)}' (letters, digits, _ . + -; at most 40)")
     if len(entrants) < 2:
         raise ConfigError(f"a tournament needs at least two entrants (got {len(entrants)})")
     seen: set[str] = set()
@@ -195,43 +255,112 @@ def build(
     move_s = _seconds("time.move", move_s, positive=True)
     bank_s = _seconds("time.bank", bank_s, positive=False)
     if not isinstance(rules, Rules):
-        try:
-            rules = Rules.from_mapping(rules)
-        except ValueError as e:
-            raise ConfigError(str(e)) from None
-    out_dir = Path(out) if out else Path("results")
+        rules = rules_of(rules)
+    if not isinstance(limits, Limits):
+        limits = limits_of(limits or {})
+    out_dir = _path("out", out) or Path("results")
     return TournamentConfig(
         name=name, entrants=tuple(entrants), rounds=rounds, seed=seed, concurrency=concurrency,
-        move_s=move_s, bank_s=bank_s, rules=rules,
-        db=Path(db) if db else out_dir / "arena.db", out=out_dir,
+        move_s=move_s, bank_s=bank_s, rules=rules, limits=limits,
+        db=_path("db", db) or out_dir / "arena.db", out=out_dir,
     )
+
+
+def rules_of(values: Mapping[str, Any]) -> Rules:
+    """Rules from the ``[rules]`` table; values are strings, whole numbers or true/false."""
+    for key, value in values.items():
+        if isinstance(value, (Mapping, list, tuple)) or (isinstance(value, float) and not value.is_integer()) or \
+                (isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**63) or \
+                not isinstance(value, (str, int, float)):
+            raise ConfigError(f"bad value '{show(value)}' for rule option '{show(key)}' "
+                              "(expected a string, a whole number or true/false)")
+    try:
+        return Rules.from_mapping(values)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise ConfigError(str(e)) from None
+
+
+def limits_of(values: Mapping[str, Any]) -> Limits:
+    """:class:`Limits` from the ``[limits]`` table (or ``--limit`` flags as strings).
+
+    A key left out keeps the default of :class:`Limits`; 0 or false (or "off"/"none" from a flag)
+    switches that limit off, except ``poll_s``, which must be more than 0.
+    """
+    _no_unknown(values, set(LIMIT_KEYS), "[limits]")
+    chosen = Limits().to_dict()
+    for key, raw in values.items():
+        chosen[key] = _limit(key, raw)
+    try:
+        return Limits(**chosen)
+    except (ValueError, TypeError) as e:
+        raise ConfigError(str(e)) from None
+
+
+def _limit(key: str, raw: Any) -> int | float | None:
+    kind, lo, hi = LIMIT_KEYS[key]
+    unit = "a whole number" if kind is int else "a number of seconds"
+    off = raw is False or (isinstance(raw, str) and raw.strip().lower() in OFF_WORDS) or \
+        (type(raw) in (int, float) and raw == 0)
+    if off:
+        if key == "poll_s":
+            raise ConfigError(f"bad limit poll_s '{show(raw)}' (it cannot be off; expected {lo:g} to {hi:g} seconds)")
+        return None
+    try:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+            raise ValueError
+        value: int | float = int(raw) if kind is int and not isinstance(raw, float) else float(raw)
+        if kind is int and isinstance(value, float):
+            raise ValueError
+    except (ValueError, OverflowError):
+        raise ConfigError(f"bad limit {key} '{show(raw)}' (expected {unit}, or 0/false for off)") from None
+    if not lo <= value <= hi:  # NaN fails this too
+        raise ConfigError(f"bad limit {key} '{show(raw)}' (expected {lo:g} to {hi:g}, or 0/false for off)")
+    return value
+
+
+def _table(data: Mapping[str, Any], key: str, problem: str) -> Mapping[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(problem)
+    return value
+
+
+def _path(what: str, value: Any) -> Path | None:
+    """A db/out path: a non-empty string (or Path) without NUL; None when not given."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, (str, Path)) or "\x00" in str(value):
+        raise ConfigError(f"bad {what} path '{show(value)}' (expected a file system path as a string)")
+    return Path(value)
 
 
 def _no_unknown(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
     for key in data:
         if key not in allowed:
-            raise ConfigError(f"unknown key '{key}' in {where} (allowed: {', '.join(sorted(allowed))})")
+            raise ConfigError(f"unknown key '{show(key)}' in {where} (allowed: {', '.join(sorted(allowed))})")
 
 
 def _int(what: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         try:
+            if not isinstance(value, (str, float)):
+                raise ValueError
             value = int(str(value))
         except ValueError:
-            raise ConfigError(f"bad {what} '{value}' (expected a whole number)") from None
+            raise ConfigError(f"bad {what} '{show(value)}' (expected a whole number)") from None
     if not lo <= value <= hi:
-        raise ConfigError(f"bad {what} '{value}' (expected {lo} to {hi})")
+        raise ConfigError(f"bad {what} '{show(value)}' (expected {lo} to {hi})")
     return value
 
 
 def _seconds(what: str, value: Any, positive: bool) -> float:
     try:
-        if isinstance(value, bool):
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise ValueError
         seconds = float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"bad time control: {what} '{value}' is not a number of seconds") from None
+    except (ValueError, OverflowError):
+        raise ConfigError(f"bad time control: {what} '{show(value)}' is not a number of seconds") from None
     if seconds != seconds or seconds > 3600 or seconds < 0 or (positive and seconds == 0):
         bound = "more than 0" if positive else "0 or more"
-        raise ConfigError(f"bad time control: {what} '{value}' (expected {bound} and at most 3600 seconds)")
+        raise ConfigError(f"bad time control: {what} '{show(value)}' (expected {bound} and at most 3600 seconds)")
     return seconds

@@ -1,4 +1,5 @@
-"""Build a leaderboard :class:`Board` from the store and write leaderboard.{md,json,html}."""
+"""Build a leaderboard :class:`Board` from the store, check the records it points to, and write
+leaderboard.{md,json,html}."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from harness.arena.record import NO_END, read_checked
 from harness.games.sixtysix.options import Rules
 from harness.leaderboard import Board, feed, markdown, page
 from harness.rating import Model, Played, standings, two_player
@@ -60,3 +62,27 @@ def write(b: Board, out: str | Path) -> list[Path]:
         tmp.replace(path)
         paths.append(path)
     return paths
+
+
+def record_problems(rows: list[dict[str, Any]]) -> list[str]:
+    """One line per match row whose JSON-lines record is missing, unreadable, damaged or cut short.
+
+    A cheap check (every line parses, the end line is there), not a replay: ``arena replay FILE``
+    re-deals a record and verifies every action. The ratings come from the database rows, so a
+    damaged record does not change the leaderboard; it only loses that match's replay.
+    """
+    problems = []
+    for row in rows:
+        path = row.get("record")
+        if not path:
+            continue
+        try:
+            lines, damage = read_checked(path)
+        except OSError as e:
+            problems.append(f"{path}: record of match {row['match_id']} cannot be read: {e.strerror or e}")
+            continue
+        if damage is None and not any(d.get("type") == "end" for d in lines):
+            damage = f"{NO_END}: the record is truncated"
+        if damage is not None:
+            problems.append(f"{path}: record of match {row['match_id']} is damaged: {damage}")
+    return problems

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from harness.arena.limits import Limits
 from harness.arena.process import argv_of
 from harness.arena.result import Cause, Clock, Fault, MatchResult
 from harness.tournament.config import EntrantSpec, TournamentConfig
@@ -58,9 +59,11 @@ def preflight(specs: Sequence[EntrantSpec]) -> None:
 class Bots:
     """The arena server and one :class:`Entrant` per entrant, for the length of a run."""
 
-    def __init__(self, specs: Sequence[EntrantSpec], hello_s: float = 10.0) -> None:
+    def __init__(self, specs: Sequence[EntrantSpec], hello_s: float = 10.0,
+                 limits: Limits | None = Limits()) -> None:
         self.specs = list(specs)
         self.hello_s = hello_s
+        self.limits = limits  # applied to every spawned entrant
         self.arena: Any = None
         self.entrants: dict[str, Any] = {}
 
@@ -73,7 +76,8 @@ class Bots:
         await self.arena.start("127.0.0.1:0")
         for s in self.specs:
             self.entrants[s.name] = Entrant(s.name, s.command, s.remote, arena=self.arena,
-                                            hello_s=None if s.command is None else self.hello_s)
+                                            hello_s=None if s.command is None else self.hello_s,
+                                            limits=self.limits)
         commands = [e for e in self.entrants.values() if e.command is not None]
         got = await asyncio.gather(*(e.ensure() for e in commands))
         for e, g in zip(commands, got):

@@ -4,6 +4,19 @@ Tables: ``meta`` (schema version), ``tournaments``, ``entrants``, ``matches`` (e
 at most once, with its outcome, cause and a pointer to its JSON-lines record) and ``voided``
 (matches taken out of ``matches`` because their duplicate pair was cut in half by a stop; kept,
 never deleted, so nothing recorded is ever lost).
+
+Damage on disk is found, not papered over:
+
+* Every open runs ``PRAGMA quick_check``. A damaged file (truncated, overwritten pages, not a
+  database) is refused for writing with one line naming the file and the problem. Opened for
+  reading with ``damaged_ok=True`` it stays readable: :attr:`Store.damage` says what is wrong,
+  and :meth:`Store.matches` falls back to reading row by row, skipping only the rows on damaged
+  pages (so a leaderboard shows every match that can still be read).
+* After each match is committed the WAL is checkpointed into the main file, so a deleted
+  ``-wal`` file loses nothing committed. Before each commit the store checks that its ``-wal``
+  file is still the one it opened; if it was deleted or replaced it checkpoints what it holds
+  and stops the run with a :class:`StoreError`, instead of writing on into a file nobody else
+  can see.
 """
 
 from __future__ import annotations
@@ -90,14 +103,26 @@ def _now() -> str:
 class Store:
     """One open results database."""
 
-    def __init__(self, path: str | Path, create: bool = True) -> None:
+    def __init__(self, path: str | Path, create: bool = True, damaged_ok: bool = False) -> None:
         self.path = Path(path)
+        self.damage: str | None = None  # what quick_check found wrong, when opened with damaged_ok
+        self._wal: tuple[int, int] | None = None  # (device, inode) of the -wal file this store writes
         if not create and not self.path.exists():
             raise StoreError(f"no results database at '{self.path}'")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
             self.db.row_factory = sqlite3.Row
+            problem = self._health()
+            if problem == "file is not a database":
+                raise sqlite3.DatabaseError(problem)
+            if problem is not None:
+                if not damaged_ok:
+                    self.db.close()
+                    raise StoreError(f"{self.path}: {problem}; refusing to write into a damaged database "
+                                     f"(read what is left with: arena leaderboard --db {self.path})")
+                self.damage = problem
+                return
             self._check_version()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
@@ -111,6 +136,39 @@ class Store:
                 )
         except sqlite3.DatabaseError as e:
             raise StoreError(f"'{self.path}' is not a usable results database: {e}") from None
+        self._wal = self._wal_id()
+
+    def _health(self) -> str | None:
+        """None when ``PRAGMA quick_check`` passes, else one line saying what is wrong."""
+        try:
+            rows = [str(r[0]) for r in self.db.execute("PRAGMA quick_check(3)")]
+        except sqlite3.DatabaseError as e:
+            return str(e)
+        if rows == ["ok"]:
+            return None
+        return "database disk image is malformed (quick_check: " + "; ".join(rows)[:200] + ")"
+
+    def _wal_id(self) -> tuple[int, int] | None:
+        try:
+            st = Path(f"{self.path}-wal").stat()
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def _check_wal(self) -> None:
+        """StoreError when the -wal file this store writes was deleted or replaced under it."""
+        if self._wal is None:
+            self._wal = self._wal_id()
+            return
+        if self._wal_id() == self._wal:
+            return
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # still reads the deleted file through its handle
+            saved = "every match recorded so far was checkpointed into it"
+        except sqlite3.DatabaseError as e:
+            saved = f"checkpointing what it held failed: {e}"
+        raise StoreError(f"{self.path}-wal (its write-ahead log) was deleted or replaced while the tournament "
+                         f"ran; {saved}; stopped before writing more (resume with --resume)")
 
     def _check_version(self) -> None:
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -150,6 +208,19 @@ class Store:
 
     def tournament(self, tid: int | None = None, name: str | None = None) -> Tournament:
         """A tournament by id, else the latest one named ``name``, else the latest one."""
+        try:
+            row, missing = self._tournament_row(tid, name)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: {e} (reading its tournaments)") from None
+        if row is None:
+            raise StoreError(missing)
+        try:
+            config = json.loads(row["config"])
+        except (TypeError, ValueError) as e:
+            raise StoreError(f"{self.path}: tournament {row['id']} has a damaged config ({e})") from None
+        return Tournament(row["id"], row["name"], config, row["scheduled"], row["created"], row["finished"])
+
+    def _tournament_row(self, tid: int | None, name: str | None) -> tuple[Any, str]:
         if tid is not None:
             row = self.db.execute("SELECT * FROM tournaments WHERE id=?", (tid,)).fetchone()
             missing = f"no tournament {tid} in '{self.path}'"
@@ -161,18 +232,20 @@ class Store:
         else:
             row = self.db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
             missing = f"no tournament in '{self.path}'"
-        if row is None:
-            raise StoreError(missing)
-        return Tournament(row["id"], row["name"], json.loads(row["config"]), row["scheduled"],
-                          row["created"], row["finished"])
+        return row, missing
 
     def finish(self, tid: int) -> None:
         with self.tx():
             self.db.execute("UPDATE tournaments SET finished=? WHERE id=? AND finished IS NULL", (_now(), tid))
 
     def restarts(self, tid: int) -> dict[str, int]:
-        rows = self.db.execute("SELECT name, restarts FROM entrants WHERE tournament_id=?", (tid,))
-        return {r["name"]: r["restarts"] for r in rows}
+        try:
+            rows = self.db.execute("SELECT name, restarts FROM entrants WHERE tournament_id=?", (tid,))
+            return {r["name"]: r["restarts"] for r in rows}
+        except sqlite3.DatabaseError as e:
+            if self.damage is None:
+                raise StoreError(f"{self.path}: {e} (reading the entrants)") from None
+            return {}
 
     # -- matches -------------------------------------------------------------------------
 
@@ -182,7 +255,9 @@ class Store:
         return {r[0] for r in rows}
 
     def record(self, tid: int, p: Pairing, result: Any, restarts: dict[str, int] | None = None) -> None:
-        """Commit one finished match (a ``MatchResult``) and the entrants' restart counts, atomically."""
+        """Commit one finished match (a ``MatchResult``) and the entrants' restart counts, atomically,
+        then checkpoint the WAL into the main file."""
+        self._check_wal()
         with self.tx():
             self.db.execute(
                 "INSERT INTO matches VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -192,6 +267,7 @@ class Store:
             )
             for name, n in (restarts or {}).items():
                 self.db.execute("UPDATE entrants SET restarts=? WHERE tournament_id=? AND name=?", (n, tid, name))
+        self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def void_half_pairs(self, tid: int) -> list[dict[str, Any]]:
         """Move the matches of duplicate pairs with only one leg recorded to ``voided``.
@@ -227,12 +303,39 @@ class Store:
                             (json.dumps(d), tid, match_id, attempt))
 
     def matches(self, tid: int) -> list[dict[str, Any]]:
-        """Every recorded match of a tournament, in schedule order."""
-        rows = self.db.execute("SELECT * FROM matches WHERE tournament_id=? ORDER BY seq", (tid,))
-        return [dict(r) for r in rows]
+        """Every recorded match of a tournament, in schedule order (in a damaged database: every one
+        that can still be read, row by row)."""
+        try:
+            rows = self.db.execute("SELECT * FROM matches WHERE tournament_id=? ORDER BY seq", (tid,))
+            return [dict(r) for r in rows]
+        except sqlite3.DatabaseError as e:
+            if self.damage is None:
+                raise StoreError(f"{self.path}: {e} (reading the matches)") from None
+        return self._salvage(tid)
+
+    def _salvage(self, tid: int) -> list[dict[str, Any]]:
+        """The match rows readable one rowid at a time; rows on damaged pages are skipped."""
+        try:
+            scheduled = self.tournament(tid).scheduled
+        except StoreError:
+            scheduled = 10_000
+        found = []
+        for rowid in range(1, 4 * scheduled + 100):  # rowids never exceed the inserts, voided ones included
+            try:
+                row = self.db.execute("SELECT * FROM matches WHERE rowid=?", (rowid,)).fetchone()
+            except sqlite3.DatabaseError:
+                continue
+            if row is not None and row["tournament_id"] == tid:
+                found.append(dict(row))
+        return sorted(found, key=lambda r: r["seq"])
 
     def voided_count(self, tid: int) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM voided WHERE tournament_id=?", (tid,)).fetchone()[0]
+        try:
+            return self.db.execute("SELECT COUNT(*) FROM voided WHERE tournament_id=?", (tid,)).fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            if self.damage is None:
+                raise StoreError(f"{self.path}: {e} (reading the voided matches)") from None
+            return 0
 
 
 class _Tx:
