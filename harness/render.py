@@ -55,7 +55,7 @@ def deal_lines(rules: Rules, deck: tuple[int, ...], actions: Sequence[str], name
             lines.append(Text.assemble(
                 (f"{trick_no:>2}. ", "dim"), (names[lead[0]], styles[lead[0]]), " ", card_text(lead[1]),
                 "  ", who, " ", card_text(a), "  → ", (names[w], styles[w]), f" +{gain}",
-                (f"   ({counted_points(s, 0)}:{counted_points(s, 1)})", "dim"),
+                (f"   {names[0]} {counted_points(s, 0)} · {names[1]} {counted_points(s, 1)}", "dim"),
             ))
             lead = None
         elif a.startswith("marry:"):
