@@ -341,3 +341,11 @@ def test_limits_reach_every_bot_and_a_resume_with_other_limits_is_refused(tmp_pa
                         "--db", str(tmp_path / "a.db"), "--out", str(tmp_path)],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "could not start" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_resume_of_a_run_killed_before_it_recorded_anything_starts_it(tmp_path: Path) -> None:
+    """A run killed while its bots were starting left no tournament row; --resume must start it."""
+    r = subprocess.run(_cmd(tmp_path, "--resume", rounds=1), cwd=ROOT, env=_env(f"fresh-{os.getpid()}"),
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert len(_recorded(tmp_path / "arena.db")) == 12  # 4 entrants: 6 pairings x 2 legs

@@ -117,8 +117,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         existing = None
         if args.resume:
-            existing = store.tournament(name=cfg.name)
-            check_same(existing.config, cfg)
+            # A run stopped before it recorded its tournament (killed while starting) starts afresh.
+            existing = store.named(cfg.name)
+            if existing is not None:
+                check_same(existing.config, cfg)
         runner.preflight(cfg.entrants)
         console = _console()
         return asyncio.run(_tournament(cfg, store, existing, console, resume_command(args)))

@@ -206,6 +206,14 @@ class Store:
             )
         return self.tournament(tid)
 
+    def named(self, name: str) -> Tournament | None:
+        """The latest tournament named ``name``, or None when there is none yet."""
+        try:
+            row, _ = self._tournament_row(None, name)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: {e} (reading its tournaments)") from None
+        return None if row is None else self.tournament(row["id"])
+
     def tournament(self, tid: int | None = None, name: str | None = None) -> Tournament:
         """A tournament by id, else the latest one named ``name``, else the latest one."""
         try:
