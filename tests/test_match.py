@@ -52,3 +52,36 @@ def test_dealer_rotation() -> None:
         alt = play(seed, Rules(dealer_rotation="alternate"))
         for prev, nxt in zip(alt.results, alt.results[1:]):
             assert nxt.dealer == 1 - prev.dealer
+
+
+def _hands_by_player(m) -> dict[int, tuple[frozenset[int], frozenset[int]]]:
+    """For each deal of a match, the six cards each player was dealt (by player index)."""
+    out = {}
+    for r in m.results:
+        non_dealer = frozenset(r.deck[0:3] + r.deck[6:9])
+        dealer = frozenset(r.deck[3:6] + r.deck[9:12])
+        out[r.deal_no] = (dealer, non_dealer) if r.dealer == 0 else (non_dealer, dealer)
+    return out
+
+
+def test_duplicate_legs_hand_each_player_the_others_cards_in_every_deal() -> None:
+    """The seed fixes each player's cards per deal, whoever deals; so with the players swapped
+    (the second leg of a duplicate pair) each entrant gets the other's cards in every deal."""
+    diverged = 0
+    for seed in range(40):
+        rng_a, rng_b = random.Random(seed), random.Random(seed + 1000)
+        legs = []
+        for greedy_player, rng in ((0, rng_a), (1, rng_b)):
+            m = start_match(seed)
+            while m.winner is None:
+                seat = m.state.to_act
+                o = observe(m.state, seat)
+                m = match_apply(m, greedy_action(o) if player_of(m, seat) == greedy_player else random_action(o, rng))
+            legs.append(m)
+        a, b = _hands_by_player(legs[0]), _hands_by_player(legs[1])
+        for k in set(a) & set(b):
+            # By player index the hands are the same, so the swapped entrants hold each other's cards.
+            assert a[k] == b[k]
+            assert legs[0].results[k - 1].deck[12:] == legs[1].results[k - 1].deck[12:]  # same trump and talon
+        diverged += any(ra.dealer == rb.dealer for ra, rb in zip(legs[0].results, legs[1].results))
+    assert diverged > 5  # the dealer order of the legs did diverge, and the hands still mirrored

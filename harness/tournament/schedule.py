@@ -6,10 +6,10 @@ entrant plays at most once; with an odd field one entrant sits out on a bye). Ea
 deck sequence, and the entrants' player indexes swapped. Every pairing of a round uses the same
 seed, so the whole field plays the same decks in a round, as boards do in duplicate bridge.
 
-The engine deals deck ``k`` of a match from ``(seed, k)`` and draws the first dealer from the seed,
-so leg ``b`` starts with the same deck and the other entrant dealing. After the first deal the
-next dealer depends on who won (``dealer_rotation=winner``), so the two legs can meet different
-decks later on; only ``dealer_rotation=alternate`` keeps the pairs of decks aligned throughout.
+The engine derives deal ``k`` of a match from ``(seed, k)``: the trump card, the talon, and the six
+cards each *player index* receives, whoever deals (:func:`harness.games.sixtysix.match.player_deck`).
+So in leg ``b`` each entrant holds, deal by deal, the cards the other held in leg ``a``, even when
+the legs' dealer order diverges (under ``dealer_rotation=winner`` the winner deals next).
 
 >>> [p.match_id for p in round_robin(["A", "B", "C"], rounds=1, seed=1)][:4]
 ['001-01-01-a', '001-01-01-b', '001-02-01-a', '001-02-01-b']

@@ -74,9 +74,31 @@ def seat_of(m: Match, player: int) -> int:
     return 1 if player == m.dealer else 0
 
 
+def player_deck(seed: int, deal_no: int, dealer: int) -> tuple[int, ...]:
+    """The deck of deal ``deal_no`` as dealt when ``dealer`` deals.
+
+    The seed fixes which six cards each *player* receives in every deal, whoever deals it: player 0
+    gets cards 0-2 and 6-8 of :func:`deal_deck`, player 1 cards 3-5 and 9-11; the trump card and
+    the talon do not depend on the dealer. So the two legs of a duplicate pair (the same seed,
+    the players swapped) hand each entrant the other's cards in every deal, even when the dealer
+    order of the legs diverges.
+
+    >>> d = deal_deck(5, 2)
+    >>> player_deck(5, 2, 1) == d
+    True
+    >>> p = player_deck(5, 2, 0)
+    >>> p[0:3] + p[6:9] == d[3:6] + d[9:12] and p[12:] == d[12:]
+    True
+    """
+    d = deal_deck(seed, deal_no)
+    if dealer == 1:  # player 0 is the non-dealer, seat 0: the deck as it is
+        return d
+    return d[3:6] + d[0:3] + d[9:12] + d[6:9] + d[12:]
+
+
 def _deal_for(rules: Rules, seed: int, deal_no: int, dealer: int, scores: tuple[int, int]) -> State:
     non_dealer = 1 - dealer
-    return deal(deal_deck(seed, deal_no), rules, (scores[non_dealer], scores[dealer]))
+    return deal(player_deck(seed, deal_no, dealer), rules, (scores[non_dealer], scores[dealer]))
 
 
 def start_match(seed: int, rules: Rules = DEFAULT_RULES, dealer: int | None = None) -> Match:
