@@ -209,6 +209,28 @@ def check_hello(h: Any) -> str | None:
     return None
 
 
+class Waiters:
+    """One-time tokens announced before a bot connects, each with the future its Hello resolves."""
+
+    def __init__(self) -> None:
+        self._by_token: dict[str, asyncio.Future[Session | Fault]] = {}
+
+    def expect(self, token: str) -> asyncio.Future[Session | Fault]:
+        """A future resolved with the Session (or a Fault for a bad Hello) of the bot presenting ``token``."""
+        fut: asyncio.Future[Session | Fault] = asyncio.get_running_loop().create_future()
+        self._by_token[token] = fut
+        return fut
+
+    def forget(self, token: str) -> None:
+        fut = self._by_token.pop(token, None)
+        if fut is not None and not fut.done():
+            fut.cancel()
+
+    def take(self, token: str) -> asyncio.Future[Session | Fault] | None:
+        """The waiter for ``token``, removed: a token is used once."""
+        return self._by_token.pop(token, None)
+
+
 class Arena:
     """The grpc.aio server. Tokens are announced with :meth:`expect` before a bot connects."""
 
@@ -221,7 +243,7 @@ class Arena:
         self.max_message_bytes = max_message_bytes
         self.address: str | None = None
         self._server: Any = None
-        self._expected: dict[str, asyncio.Future[Session | Fault]] = {}
+        self._expected = Waiters()
         self._sessions: set[Session] = set()
         self._hello_read_s = hello_read_s
 
@@ -242,16 +264,13 @@ class Arena:
         self._server = server
         return self.address
 
+
     def expect(self, token: str) -> asyncio.Future[Session | Fault]:
         """A future resolved with the Session (or a Fault for a bad Hello) of the bot presenting ``token``."""
-        fut: asyncio.Future[Session | Fault] = asyncio.get_running_loop().create_future()
-        self._expected[token] = fut
-        return fut
+        return self._expected.expect(token)
 
     def forget(self, token: str) -> None:
-        fut = self._expected.pop(token, None)
-        if fut is not None and not fut.done():
-            fut.cancel()
+        self._expected.forget(token)
 
     async def stop(self, grace: float = 0.5) -> None:
         for s in list(self._sessions):
@@ -270,7 +289,7 @@ class Arena:
         hello = read_hello(data, self.max_message_bytes)
         if isinstance(hello, tuple):
             await context.abort(*hello)
-        waiter = self._expected.pop(hello.token, None)
+        waiter = self._expected.take(hello.token)
         if waiter is None or waiter.done():
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or already used token")
         problem = check_hello(hello)

@@ -19,7 +19,7 @@ from typing import Any
 
 import grpc
 from harness.arena.result import Cause, Fault
-from harness.arena.server import ARENA_VERSION, PROTOCOL_VERSION, Session, check_hello, read_hello
+from harness.arena.server import ARENA_VERSION, PROTOCOL_VERSION, Session, Waiters, check_hello, read_hello
 from harness.wire import arena_pb2 as pb
 
 from .keys import Hasher, RateLimit, peer_host
@@ -99,20 +99,16 @@ class Gate:
         self.on_change = on_change or (lambda: None)
         self.address: str | None = None  # where operator bots dial (a unix socket)
         self.seats: dict[int, Seat] = {}
-        self._expected: dict[str, asyncio.Future[Session | Fault]] = {}
+        self._expected = Waiters()
         self._sessions: set[Session] = set()
 
     # -- operator bots ------------------------------------------------------------------
 
     def expect(self, token: str) -> asyncio.Future[Session | Fault]:
-        fut: asyncio.Future[Session | Fault] = asyncio.get_running_loop().create_future()
-        self._expected[token] = fut
-        return fut
+        return self._expected.expect(token)
 
     def forget(self, token: str) -> None:
-        fut = self._expected.pop(token, None)
-        if fut is not None and not fut.done():
-            fut.cancel()
+        self._expected.forget(token)
 
     # -- seats --------------------------------------------------------------------------
 
@@ -148,7 +144,7 @@ class Gate:
         hello = read_hello(data, self.max_message_bytes)
         if isinstance(hello, tuple):
             await context.abort(*hello)
-        waiter = self._expected.pop(hello.token, None)
+        waiter = self._expected.take(hello.token)
         seat = None
         if waiter is None or waiter.done():
             row = self.store.by_token(self.hasher.hash(hello.token)) if hello.token else None
