@@ -154,8 +154,8 @@ async def bench_overshoot(n: int, limit_ms: int) -> list[float]:
     obs = observe(m.state, m.state.to_act)
     over = []
     for i in range(n):
-        msg = pb.ArenaMessage(request=request_to_pb(0, "timeouts", 1, i + 1, obs, limit_ms, 0))
-        result, took = await session.decide(msg, limit_ms / 1000)
+        body = request_to_pb(0, "timeouts", 1, i + 1, obs, limit_ms, 0).SerializeToString()
+        result, took = await session.decide(body, limit_ms / 1000)
         assert getattr(result, "cause", None) is not None and result.cause.value == "timeout", result
         over.append((took - limit_ms / 1000) * 1000)
         await asyncio.sleep(limit_ms * 0.6 / 1000)  # let the late reply arrive and be dropped

@@ -23,6 +23,10 @@
    hashed and played). Standings order is checked after every round (12 matches), both by
    ``mu - 3 sigma`` (what the leaderboard sorts by) and by ``mu`` (the point estimate).
 
+   For every pairing it also prints the duplicate *design effect* (see :func:`design_effect`):
+   the share of matches duplicate legs need against independent ones for that head-to-head. It
+   bounds what any duplicate schedule can gain, whatever the rating does with the results.
+
 Run:
   .venv/bin/python benchmarks/bench_tournament.py [--throughput-only | --no-throughput]
       [--check-order] [--check-only] [--check-seeds N] [--small N] [--large N]
@@ -36,6 +40,7 @@ import asyncio
 import hashlib
 import json
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -164,6 +169,33 @@ def _rate(wins: int, n: int) -> str:
     return f"{wins:4d}/{n:<4d} = {wins / n:5.1%}  [{lo:5.1%}, {hi:5.1%}]"
 
 
+def design_effect(m: Matches, seeds: list[int], a: str, b: str) -> str:
+    """How much a duplicate pair (one seed, seats swapped) is worth, as the variance of ``a``'s wins
+    over the pair divided by twice the variance of one match: the fraction of the matches that
+    duplicate legs need, against independent ones, to measure this head-to-head equally well.
+    1 = no gain; the "half the matches" target needs 0.5 or less for the closest pairing. The same
+    for game-point margins shows what scoring by margin could add. 95% bootstrap interval over seeds."""
+    x = [(int(m.winner(s, a, b) == 0), int(m.winner(s, b, a) == 1)) for s in seeds]
+    g = []
+    for s in seeds:
+        sa, sb = m.results[(s, a, b)][1], m.results[(s, b, a)][1]
+        g.append((sa[0] - sa[1], sb[1] - sb[0]))
+
+    def effect(rows: list[tuple[int, int]]) -> float | None:
+        single = statistics.pvariance([v for r in rows for v in r])
+        return statistics.pvariance([r[0] + r[1] for r in rows]) / (2 * single) if single else None
+
+    def interval(rows: list[tuple[int, int]]) -> str:
+        est = effect(rows)
+        if est is None:
+            return "n/a (no variance)"
+        rng = random.Random(1)
+        boot = sorted(e for e in (effect([rng.choice(rows) for _ in rows]) for _ in range(400)) if e is not None)
+        return f"{est:.2f} [{boot[len(boot) // 40]:.2f}, {boot[-len(boot) // 40 - 1]:.2f}]"
+
+    return f"design effect: wins {interval(x)}, margins {interval(g)}"
+
+
 def check_order(m: Matches, seeds: int) -> bool:
     """Head-to-head of every pair on fresh seeds, seats swapped; True if the order is established."""
     print(f"order check: search-small = {m.small} samples, search-large = {m.large} samples; "
@@ -183,6 +215,7 @@ def check_order(m: Matches, seeds: int) -> bool:
         print(f"  {a:>12} vs {b:<12} {_rate(wins, 2 * seeds)}  {'ok' if lo > 0.5 else 'NOT ESTABLISHED'}"
               f"  (seed pairs won {both}, split {seeds - both - none}, lost {none}) "
               f"[{time.perf_counter() - t0:.0f} s]", flush=True)
+        print(f"  {'':>12}    {'':<12} {design_effect(m, ss, a, b)}", flush=True)
     print(f"  order {' > '.join(TRUE_ORDER)}: {'established' if ok else 'NOT established'}", flush=True)
     return ok
 
@@ -334,6 +367,7 @@ def sample_efficiency(m: Matches, args, t_start: float) -> None:
             print(f"    {a:>12} vs {b:<12} {_rate(wins, 2 * len(ss))}  duplicate pairs won {both}, "
                   f"split {len(ss) - both - none} (if legs were independent: {2 * p * (1 - p) * len(ss):.0f}), "
                   f"lost {none}")
+            print(f"    {'':>12}    {'':<12} {design_effect(m, ss, a, b)}")
     print(f"  tournaments whose final mu order inverts an adjacent pair (of {T}):")
     for mode in modes:
         inv = [sum(t.inverted[i] for t in tours[mode]) for i in range(3)]

@@ -218,7 +218,6 @@ def test_a_late_reply_after_a_timeout_leaves_the_session_usable() -> None:
     """A timeout forfeits one match; the late reply must not break the bot's other matches."""
     from harness.games.sixtysix.match import start_match
     from harness.games.sixtysix.observe import observe
-    from harness.wire import arena_pb2 as pb
     from harness.wire.convert import request_to_pb
 
     async def go(arena):
@@ -227,9 +226,9 @@ def test_a_late_reply_after_a_timeout_leaves_the_session_usable() -> None:
             session = await e.ensure()
             m = start_match(3)
             obs = observe(m.state, m.state.to_act)
-            first, _ = await session.decide(pb.ArenaMessage(request=request_to_pb(0, "m1", 1, 1, obs, 50, 0)), 0.05)
+            first, _ = await session.decide(request_to_pb(0, "m1", 1, 1, obs, 50, 0).SerializeToString(), 0.05)
             await asyncio.sleep(0.25)  # the late reply to the first request arrives meanwhile
-            second, _ = await session.decide(pb.ArenaMessage(request=request_to_pb(0, "m2", 1, 1, obs, 1000, 0)), 2.0)
+            second, _ = await session.decide(request_to_pb(0, "m2", 1, 1, obs, 1000, 0).SerializeToString(), 2.0)
             return first, second, session.alive, [e.process.pid]
         finally:
             await e.stop()

@@ -130,7 +130,7 @@ class FuzzSession(Session):
         super().__init__(pb.Hello(name="fuzz"), context=None, max_message_bytes=2048)
         self.data = data
 
-    async def _write(self, data: bytes) -> None:
+    async def _send(self, data: bytes) -> None:
         msg = pb.ArenaMessage.FromString(data)
         if msg.WhichOneof("kind") != "request":
             return

@@ -85,3 +85,4 @@ def test_duplicate_legs_hand_each_player_the_others_cards_in_every_deal() -> Non
             assert legs[0].results[k - 1].deck[12:] == legs[1].results[k - 1].deck[12:]  # same trump and talon
         diverged += any(ra.dealer == rb.dealer for ra, rb in zip(legs[0].results, legs[1].results))
     assert diverged > 5  # the dealer order of the legs did diverge, and the hands still mirrored
+

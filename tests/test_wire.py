@@ -11,7 +11,8 @@ from harness.games.sixtysix.observe import observe
 from harness.wire import arena_pb2 as pb
 from harness.wire.convert import (
     WireError, action_from_pb, action_to_pb, actions_from_pb, card_from_pb, deck_from_pb, deck_to_pb, hello,
-    observation_from_pb, observation_to_pb, reply, request_from_pb, request_to_pb, rules_from_map, rules_to_map,
+    encode_request, observation_from_pb, observation_to_pb, reply, request_from_pb, request_to_pb, rules_from_map,
+    rules_to_map, wrap_request,
 )
 
 ACTIONS = [*CARD_STR, "marry:C", "marry:D", "marry:H", "marry:S", "exchange", "close", "claim", "draw", "pass",
@@ -109,6 +110,26 @@ def test_request_round_trip() -> None:
         assert (got.clock.move_ms, got.clock.bank_ms) == (1000, 8000)
         assert set(actions_from_pb(got.legal)) == set(legal_actions(s))
         assert request_from_pb(got, s.rules) == obs
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(public_trick_history=False, marriage_in_phase2=True),
+                                   Rules(exchange_rank="J", exchange_before_draw=True, pre_draw_declarations=True)])
+def test_fast_request_encoding_is_protobufs_own(rules: Rules) -> None:
+    """The match loop's hand-assembled request bytes equal protobuf's serialization, field for field."""
+    rng = random.Random(11)
+    count = 0
+    for s in _random_states(40, 5, rules):
+        for seat in (0, 1):
+            obs = observe(s, seat)
+            rid = rng.choice([1, 127, 128, 300, 2**40])
+            match_id = rng.choice(["", "m-1", "x" * 200])  # 200: a two-byte length prefix
+            deal_no, decision_no = rng.choice([(0, 0), (1, 1), (7, 130)])
+            move_ms, bank_ms = rng.choice([(0, 0), (1000, 10000), (300_000, 5)])
+            fast = wrap_request(rid, encode_request(match_id, deal_no, decision_no, obs, move_ms, bank_ms))
+            slow = pb.ArenaMessage(request=request_to_pb(rid, match_id, deal_no, decision_no, obs, move_ms, bank_ms))
+            assert fast == slow.SerializeToString(), (obs, rid, match_id)
+            count += 1
+    assert count > 500
 
 
 def test_request_without_observation() -> None:

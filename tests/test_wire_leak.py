@@ -2,7 +2,7 @@
 
 For thousands of states reached by random play, the cards the seat cannot know (the opponent's
 cards not publicly shown, and the face-down talon) are dealt anew in every way we try; the
-deterministic protobuf bytes of ``observe(state, seat)`` must not change.
+encoded request carrying ``observe(state, seat)`` must not change, byte for byte.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import random
 from harness.games.sixtysix import Rules, State, apply, deal, legal_actions
 from harness.games.sixtysix.cards import CARD_INDEX, cards_in
 from harness.games.sixtysix.observe import observe
-from harness.wire.convert import observation_to_pb
+from harness.wire.convert import encode_request
 
 RULE_SETS = [
     Rules(),
@@ -23,7 +23,8 @@ RULE_SETS = [
 
 
 def encoded(s: State, seat: int) -> bytes:
-    return observation_to_pb(observe(s, seat)).SerializeToString(deterministic=True)
+    """The request bytes the match loop would send this seat (its observation and legal actions)."""
+    return encode_request("m-1", 1, 1, observe(s, seat), 1000, 10000)
 
 
 def hidden_from(s: State, seat: int) -> list[int]:

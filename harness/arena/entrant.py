@@ -34,7 +34,7 @@ class Entrant:
         self.command = command
         self.remote_name = remote_name
         self.arena = arena
-        self.token = token or secrets.token_urlsafe(18)  # fixed for a remote entrant, renewed per launch otherwise
+        self.token = token or "t" + secrets.token_urlsafe(18)  # fixed for a remote entrant, renewed per launch otherwise
         self.hello_s = hello_s if hello_s is not None else (10.0 if command else REMOTE_HELLO_S)
         self.stop_grace_s = stop_grace_s
         self.cwd = cwd
@@ -87,7 +87,7 @@ class Entrant:
 
     async def _launch(self) -> Session | Fault:
         assert self.arena is not None and self.command is not None and self.arena.address is not None
-        self.token = secrets.token_urlsafe(18)
+        self.token = "t" + secrets.token_urlsafe(18)  # never "-...": safe as a command-line argument
         fut = self.arena.expect(self.token)
         proc = BotProcess(self.command, {"ARENA_ADDRESS": self.arena.address, "ARENA_TOKEN": self.token}, self.cwd,
                           self.limits)

@@ -20,7 +20,7 @@ from harness.games.sixtysix.observe import observe
 from harness.games.sixtysix.options import Rules
 
 from harness.wire import arena_pb2 as pb
-from harness.wire.convert import WireError, action_from_pb, deck_to_pb, fill_action, observation_to_pb, rules_to_map
+from harness.wire.convert import WireError, action_from_pb, deck_to_pb, encode_request, rules_to_map
 from .entrant import Entrant
 from .record import Recorder
 from .result import Cause, Clock, Fault, MatchResult
@@ -111,10 +111,10 @@ class _Loop:
                 await self._play()
         except _Forfeit as f:
             self.finish(1 - f.offender, f.offender, f.fault, record_path)
-            await self._notify_end()
+            self._notify_end()
             return
         self.finish(self.m.winner, None, Fault(Cause.NORMAL, ""), record_path)
-        await self._notify_end()
+        self._notify_end()
 
     async def _play(self) -> None:
         clock = self.clock
@@ -123,26 +123,18 @@ class _Loop:
         rmap = rules_to_map(self.rules)
         pb_clock = pb.Clock(move_ms=clock.move_ms, bank_ms=clock.bank_ms)
         for p, s in enumerate(self.sessions):
-            await s.notify(pb.ArenaMessage(match_start=pb.MatchStart(
+            s.post(pb.ArenaMessage(match_start=pb.MatchStart(
                 match_id=self.match_id, game=GAME, player=p, players=self.names, rules=rmap,
                 clock=pb_clock)).SerializeToString())
-        await self._deal_start()
+        self._deal_start()
         m = self.m
         while m.winner is None:
             seat = m.state.to_act
             player = player_of(m, seat)
             obs = observe(m.state, seat)
-            msg = pb.ArenaMessage()
-            req = msg.request
-            req.match_id = self.match_id
-            req.deal_no = m.deal_no
-            req.decision_no = self.applied + 1
-            req.clock.move_ms = clock.move_ms
-            req.clock.bank_ms = int(bank[player] * 1000)
-            for a in obs.legal:
-                fill_action(req.legal.add(), a)
-            req.sixtysix.CopyFrom(observation_to_pb(obs))
-            reply, took = await self.sessions[player].decide(msg, move_s + bank[player] + grace_s)
+            request = encode_request(self.match_id, m.deal_no, self.applied + 1, obs, clock.move_ms,
+                                     int(bank[player] * 1000))
+            reply, took = await self.sessions[player].decide(request, move_s + bank[player] + grace_s)
             if isinstance(reply, Fault):
                 if reply.cause is Cause.DISCONNECT:
                     back = await self._rejoin(player, reply)
@@ -171,9 +163,9 @@ class _Loop:
             finished = len(nxt.results) > len(m.results)
             self.m = m = nxt
             if finished:
-                await self._deal_end()
+                self._deal_end()
                 if m.winner is None:
-                    await self._deal_start()
+                    self._deal_start()
 
     async def _rejoin(self, player: int, fault: Fault) -> Fault | None:
         """After a lost stream, let an entrant with ``rejoin(fault) -> Session | Fault`` (a league bot)
@@ -190,28 +182,28 @@ class _Loop:
         self.rejoins[player] += 1
         self.sessions[player] = got
         m = self.m
-        await got.notify(pb.ArenaMessage(match_start=pb.MatchStart(
+        got.post(pb.ArenaMessage(match_start=pb.MatchStart(
             match_id=self.match_id, game=GAME, player=player, players=self.names, rules=rules_to_map(self.rules),
             clock=pb.Clock(move_ms=self.clock.move_ms, bank_ms=self.clock.bank_ms))).SerializeToString())
-        await got.notify(pb.ArenaMessage(deal_start=pb.DealStart(
+        got.post(pb.ArenaMessage(deal_start=pb.DealStart(
             match_id=self.match_id, deal_no=m.deal_no, dealer=m.dealer, seat=seat_of(m, player),
             game_score=m.scores)).SerializeToString())
         if self.emit:
             self.emit({"type": "rejoin", "player": player, "decision_no": self.applied + 1})
         return None
 
-    async def _deal_start(self) -> None:
+    def _deal_start(self) -> None:
         m = self.m
         self.rec.begin_deal(m)
         for p, s in enumerate(self.sessions):
-            await s.notify(pb.ArenaMessage(deal_start=pb.DealStart(
+            s.post(pb.ArenaMessage(deal_start=pb.DealStart(
                 match_id=self.match_id, deal_no=m.deal_no, dealer=m.dealer, seat=seat_of(m, p),
                 game_score=m.scores)).SerializeToString())
         if self.emit:
             self.emit({"type": "deal", "deal_no": m.deal_no, "dealer": m.dealer, "scores": m.scores,
                        "state": m.state})
 
-    async def _deal_end(self) -> None:
+    def _deal_end(self) -> None:
         m = self.m
         r = m.results[-1]
         self.rec.end_deal(r, m.scores)
@@ -220,18 +212,18 @@ class _Loop:
             game_points=r.game_points, row=r.row, reason=r.reason, deck=deck_to_pb(r.deck),
             game_score=m.scores)).SerializeToString()
         for s in self.sessions:
-            await s.notify(data)
+            s.post(data)
         if self.emit:
             self.emit({"type": "deal_end", "result": r, "scores": m.scores, "rules": self.rules})
 
-    async def _notify_end(self) -> None:
+    def _notify_end(self) -> None:
         r = self.result
         assert r is not None
         data = pb.ArenaMessage(match_end=pb.MatchEnd(
             match_id=self.match_id, has_winner=r.winner is not None, winner=r.winner or 0, game_score=r.scores,
             termination=TERMINATION[r.cause], detail=r.detail)).SerializeToString()
         for s in self.sessions:
-            await s.notify(data)
+            s.post(data)
 
     def finish(self, winner: int | None, offender: int | None, fault: Fault, record_path: Path | None) -> None:
         """Fix the result, write the record and emit the end event. Called exactly once."""

@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections import deque
 from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError
 
 from harness.wire import arena_pb2 as pb
+from harness.wire.convert import wrap_request
 from .result import Cause, Fault
 
 PROTOCOL_VERSION = 1
@@ -45,6 +47,8 @@ class Session:
         self._max_bytes = max_message_bytes  # 0: no check here (gRPC enforces its own limit)
         self._last_id = 0
         self._write_lock = asyncio.Lock()
+        self._outbox: deque[bytes] = deque()  # notices posted and not yet written, in order
+        self._flusher: asyncio.Task[None] | None = None
         self._reader: asyncio.Task[Any] | None = None
         self.process: Any = None  # the BotProcess behind this stream, set by the Entrant that launched it
 
@@ -52,12 +56,38 @@ class Session:
     def alive(self) -> bool:
         return self.fault is None and not self.closed.is_set()
 
+    async def _send(self, data: bytes) -> None:
+        """One write on the stream; callers hold ``_write_lock`` (gRPC allows one write in flight)."""
+        await self._ctx.write(data)
+
     async def _write(self, data: bytes) -> None:
+        """Write ``data`` after every notice posted before it."""
         async with self._write_lock:
-            await self._ctx.write(data)
+            while self._outbox:
+                await self._send(self._outbox.popleft())
+            await self._send(data)
+
+    def post(self, data: bytes) -> None:
+        """Queue an encoded ArenaMessage notice without waiting for it: it is written in order, before
+        any message sent after it. A broken stream is noticed at the next decision."""
+        if self.fault is not None:
+            return
+        self._outbox.append(data)
+        if self._flusher is None:
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        try:
+            async with self._write_lock:
+                while self._outbox:
+                    await self._send(self._outbox.popleft())
+        except Exception:  # noqa: BLE001 - the stream is gone; decide() reports it
+            self._outbox.clear()
+        finally:
+            self._flusher = None
 
     async def notify(self, data: bytes) -> None:
-        """Send an encoded ArenaMessage notice; a broken stream is noticed at the next decision."""
+        """Send an encoded ArenaMessage notice and wait until it is written (or the stream is found broken)."""
         if self.fault is not None:
             return
         try:
@@ -65,21 +95,26 @@ class Session:
         except Exception:  # noqa: BLE001 - the stream is gone; decide() reports it
             pass
 
-    async def decide(self, message: Any, timeout_s: float) -> tuple[Any, float]:
-        """Send ``message`` (an ArenaMessage with ``request`` set; its request id is filled in here)
-        and wait up to ``timeout_s``. Returns (Reply or Fault, seconds taken)."""
+    async def decide(self, request: bytes, timeout_s: float) -> tuple[Any, float]:
+        """Send a DecisionRequest (``request``: its serialized bytes with no request id; the id is
+        added here) and wait up to ``timeout_s``. Returns (Reply or Fault, seconds taken)."""
         if self.fault is not None:
             return self.fault, 0.0
         self._last_id += 1
         rid = self._last_id
-        message.request.request_id = rid
-        data = message.SerializeToString()
+        data = wrap_request(rid, request)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[rid] = fut
         t0 = time.monotonic()
         try:
-            async with asyncio.timeout(timeout_s):
-                await self._write(data)
+            async with asyncio.timeout(timeout_s) as limit:
+                async with self._write_lock:
+                    if self._outbox:  # notices go first, and their writing is not charged to the bot
+                        while self._outbox:
+                            await self._send(self._outbox.popleft())
+                        t0 = time.monotonic()
+                        limit.reschedule(asyncio.get_running_loop().time() + timeout_s)
+                    await self._send(data)
                 result = await fut
         except TimeoutError:
             result = Fault(Cause.TIMEOUT, f"no reply within {timeout_s * 1000:.0f} ms")
@@ -177,6 +212,8 @@ class Session:
     def close(self) -> None:
         """End the stream at once (cancels the RPC)."""
         self._fail(Fault(Cause.DISCONNECT, "session closed by the arena"))
+        if self._flusher is not None:
+            self._flusher.cancel()
         if self._reader is not None and not self._reader.done():
             self._reader.cancel()
 

@@ -25,7 +25,12 @@ NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 
 
 def new_secret() -> str:
-    return secrets.token_urlsafe(32)
+    """32 random bytes, URL-safe, never starting with '-' (which a command line would take for an option).
+
+    >>> all(not new_secret().startswith("-") for _ in range(200))
+    True
+    """
+    return "s" + secrets.token_urlsafe(32)
 
 
 def name_problem(name: str) -> str | None:

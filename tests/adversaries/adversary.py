@@ -22,7 +22,7 @@ forkexit         starts 3 children that ignore SIGTERM, then exits with status 4
 memhog           allocates 32 MiB blocks without bound
 cpuspin          spins a CPU in a thread from decision 1 on, answering each decision after 20 ms
 forkbomb         starts sleeping children without bound
-chatter          writes 3 MiB to stdout and stderr at decisions 1..3, then exits with status 7
+chatter          writes 3 MiB to stdout and stderr at its requests 1..3, then exits with status 7 (at --at)
 spy              answers with a request id it did not receive, after trying to hijack a stream
 random           plays fair (with --dump, a capture of exactly what the arena sent)
 """
@@ -46,6 +46,7 @@ from harness.wire import arena_pb2 as pb
 METHOD = "/arena.v1.BotArena/Play"
 AT = 2  # set from --at in main()
 DUMP: str | None = None  # set from --dump in main()
+CHATTER = [1]  # chatter: the number of the next request this bot gets
 SLEEPER = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"
 
 
@@ -117,6 +118,9 @@ def answer(mode: str, arg: str, req: pb.DecisionRequest, out: queue.Queue[bytes 
         threading.Thread(target=spin, daemon=True).start()
     if mode in ("cpuspin",):
         time.sleep(0.02)
+    if mode == "chatter":  # counts its own requests, whoever else plays decisions in between
+        n = CHATTER.pop()
+        CHATTER.append(n + 1)
     if mode == "chatter" and n <= 3:
         block = ("x" * 1023 + "\n") * 3072
         sys.stdout.write(block)
