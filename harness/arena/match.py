@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.games.sixtysix.engine import IllegalAction
-from harness.games.sixtysix.match import Match, match_apply, match_legal, player_of, seat_of, start_match
+from harness.games.sixtysix.match import Match, match_apply, player_of, seat_of, start_match
 from harness.games.sixtysix.observe import observe
 from harness.games.sixtysix.options import Rules
 
@@ -120,12 +120,8 @@ class _Loop:
         clock = self.clock
         move_s, grace_s = clock.move_ms / 1000, clock.grace_ms / 1000
         bank = [clock.bank_ms / 1000, clock.bank_ms / 1000]
-        rmap = rules_to_map(self.rules)
-        pb_clock = pb.Clock(move_ms=clock.move_ms, bank_ms=clock.bank_ms)
         for p, s in enumerate(self.sessions):
-            s.post(pb.ArenaMessage(match_start=pb.MatchStart(
-                match_id=self.match_id, game=GAME, player=p, players=self.names, rules=rmap,
-                clock=pb_clock)).SerializeToString())
+            s.post(self._match_start(p))
         self._deal_start()
         m = self.m
         while m.winner is None:
@@ -181,24 +177,30 @@ class _Loop:
             return got
         self.rejoins[player] += 1
         self.sessions[player] = got
-        m = self.m
-        got.post(pb.ArenaMessage(match_start=pb.MatchStart(
-            match_id=self.match_id, game=GAME, player=player, players=self.names, rules=rules_to_map(self.rules),
-            clock=pb.Clock(move_ms=self.clock.move_ms, bank_ms=self.clock.bank_ms))).SerializeToString())
-        got.post(pb.ArenaMessage(deal_start=pb.DealStart(
-            match_id=self.match_id, deal_no=m.deal_no, dealer=m.dealer, seat=seat_of(m, player),
-            game_score=m.scores)).SerializeToString())
+        got.post(self._match_start(player))
+        got.post(self._deal_start_for(player))
         if self.emit:
             self.emit({"type": "rejoin", "player": player, "decision_no": self.applied + 1})
         return None
+
+    def _match_start(self, player: int) -> bytes:
+        """The MatchStart notice for ``player``."""
+        return pb.ArenaMessage(match_start=pb.MatchStart(
+            match_id=self.match_id, game=GAME, player=player, players=self.names, rules=rules_to_map(self.rules),
+            clock=pb.Clock(move_ms=self.clock.move_ms, bank_ms=self.clock.bank_ms))).SerializeToString()
+
+    def _deal_start_for(self, player: int) -> bytes:
+        """The DealStart notice of the current deal for ``player``."""
+        m = self.m
+        return pb.ArenaMessage(deal_start=pb.DealStart(
+            match_id=self.match_id, deal_no=m.deal_no, dealer=m.dealer, seat=seat_of(m, player),
+            game_score=m.scores)).SerializeToString()
 
     def _deal_start(self) -> None:
         m = self.m
         self.rec.begin_deal(m)
         for p, s in enumerate(self.sessions):
-            s.post(pb.ArenaMessage(deal_start=pb.DealStart(
-                match_id=self.match_id, deal_no=m.deal_no, dealer=m.dealer, seat=seat_of(m, p),
-                game_score=m.scores)).SerializeToString())
+            s.post(self._deal_start_for(p))
         if self.emit:
             self.emit({"type": "deal", "deal_no": m.deal_no, "dealer": m.dealer, "scores": m.scores,
                        "state": m.state})

@@ -60,11 +60,15 @@ class Session:
         """One write on the stream; callers hold ``_write_lock`` (gRPC allows one write in flight)."""
         await self._ctx.write(data)
 
+    async def _drain(self) -> None:
+        """Write every posted notice, in order; callers hold ``_write_lock``."""
+        while self._outbox:
+            await self._send(self._outbox.popleft())
+
     async def _write(self, data: bytes) -> None:
         """Write ``data`` after every notice posted before it."""
         async with self._write_lock:
-            while self._outbox:
-                await self._send(self._outbox.popleft())
+            await self._drain()
             await self._send(data)
 
     def post(self, data: bytes) -> None:
@@ -79,21 +83,11 @@ class Session:
     async def _flush(self) -> None:
         try:
             async with self._write_lock:
-                while self._outbox:
-                    await self._send(self._outbox.popleft())
+                await self._drain()
         except Exception:  # noqa: BLE001 - the stream is gone; decide() reports it
             self._outbox.clear()
         finally:
             self._flusher = None
-
-    async def notify(self, data: bytes) -> None:
-        """Send an encoded ArenaMessage notice and wait until it is written (or the stream is found broken)."""
-        if self.fault is not None:
-            return
-        try:
-            await self._write(data)
-        except Exception:  # noqa: BLE001 - the stream is gone; decide() reports it
-            pass
 
     async def decide(self, request: bytes, timeout_s: float) -> tuple[Any, float]:
         """Send a DecisionRequest (``request``: its serialized bytes with no request id; the id is
@@ -110,8 +104,7 @@ class Session:
             async with asyncio.timeout(timeout_s) as limit:
                 async with self._write_lock:
                     if self._outbox:  # notices go first, and their writing is not charged to the bot
-                        while self._outbox:
-                            await self._send(self._outbox.popleft())
+                        await self._drain()
                         t0 = time.monotonic()
                         limit.reschedule(asyncio.get_running_loop().time() + timeout_s)
                     await self._send(data)
@@ -237,6 +230,27 @@ def read_hello(data: bytes, max_bytes: int = MAX_MESSAGE_BYTES) -> Any:
     return msg.hello
 
 
+async def receive_hello(context: Any, read_s: float, max_bytes: int) -> Any:
+    """The Hello that opens a new stream, or None when the bot closed it first. A first message that
+    is late, too big, undecodable or not a Hello aborts the call (``context.abort`` raises)."""
+    try:
+        data = await asyncio.wait_for(context.read(), read_s)
+    except TimeoutError:
+        await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"no Hello within {read_s:g} s")
+    if data is grpc.aio.EOF:
+        return None
+    hello = read_hello(data, max_bytes)
+    if isinstance(hello, tuple):
+        await context.abort(*hello)
+    return hello
+
+
+def welcome(session: Session) -> bytes:
+    """The Welcome that answers an accepted Hello."""
+    return pb.ArenaMessage(welcome=pb.Welcome(session_id=session.session_id, protocol_version=PROTOCOL_VERSION,
+                                              arena_version=ARENA_VERSION)).SerializeToString()
+
+
 def check_hello(h: Any) -> str | None:
     """Why a Hello is not acceptable, or None."""
     if h.protocol_version != PROTOCOL_VERSION:
@@ -317,15 +331,9 @@ class Arena:
             self._server = None
 
     async def _play(self, request_iterator: Any, context: Any) -> None:
-        try:
-            data = await asyncio.wait_for(context.read(), self._hello_read_s)
-        except TimeoutError:
-            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "no Hello in time")
-        if data is grpc.aio.EOF:
+        hello = await receive_hello(context, self._hello_read_s, self.max_message_bytes)
+        if hello is None:
             return
-        hello = read_hello(data, self.max_message_bytes)
-        if isinstance(hello, tuple):
-            await context.abort(*hello)
         waiter = self._expected.take(hello.token)
         if waiter is None or waiter.done():
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or already used token")
@@ -334,9 +342,7 @@ class Arena:
             waiter.set_result(Fault(Cause.NO_HELLO, f"bad Hello: {problem}"))
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, problem)
         session = Session(hello, context, self.max_message_bytes)
-        welcome = pb.ArenaMessage(welcome=pb.Welcome(
-            session_id=session.session_id, protocol_version=PROTOCOL_VERSION, arena_version=ARENA_VERSION))
-        await context.write(welcome.SerializeToString())
+        await context.write(welcome(session))
         self._sessions.add(session)
         waiter.set_result(session)
         try:

@@ -19,8 +19,7 @@ from typing import Any
 
 import grpc
 from harness.arena.result import Cause, Fault
-from harness.arena.server import ARENA_VERSION, PROTOCOL_VERSION, Session, Waiters, check_hello, read_hello
-from harness.wire import arena_pb2 as pb
+from harness.arena.server import Session, Waiters, check_hello, receive_hello, welcome
 
 from .keys import Hasher, RateLimit, peer_host
 from .store import EntrantRow, Store
@@ -135,15 +134,9 @@ class Gate:
         """One bot stream: rate limit, Hello, authentication, then the session until it ends."""
         if not self.limit.allow(peer_host(context.peer())):
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many connections from this host; slow down")
-        try:
-            data = await asyncio.wait_for(context.read(), self.hello_read_s)
-        except TimeoutError:
-            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"no Hello within {self.hello_read_s:g} s")
-        if data is grpc.aio.EOF:
+        hello = await receive_hello(context, self.hello_read_s, self.max_message_bytes)
+        if hello is None:
             return
-        hello = read_hello(data, self.max_message_bytes)
-        if isinstance(hello, tuple):
-            await context.abort(*hello)
         waiter = self._expected.take(hello.token)
         seat = None
         if waiter is None or waiter.done():
@@ -165,9 +158,7 @@ class Gate:
             seat.attach(session)  # no await since the check above: two streams cannot both get in
         self._sessions.add(session)
         try:
-            await context.write(pb.ArenaMessage(welcome=pb.Welcome(
-                session_id=session.session_id, protocol_version=PROTOCOL_VERSION,
-                arena_version=ARENA_VERSION)).SerializeToString())
+            await context.write(welcome(session))
             if waiter is not None and not waiter.done():
                 waiter.set_result(session)
             self.on_change()
