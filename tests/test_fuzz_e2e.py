@@ -83,7 +83,10 @@ class Stand:
         i = len(self.seen)
         token = f"fz{i}-{secrets.token_hex(4)}"
         where, data = encode(case, token)
-        fz = Entrant("fuzz", remote_name="fuzz", arena=self.arena, token=token, hello_s=0.3)
+        # A fuzzed first message that is no Hello never names its token, so the wait runs out: keep it short.
+        # A proper Hello may take longer on a loaded machine.
+        fz = Entrant("fuzz", remote_name="fuzz", arena=self.arena, token=token,
+                     hello_s=0.3 if where == "first" else 5.0)
         task = asyncio.create_task(play_match((self.good, fz), match_id=f"fz{i}", seed=i, clock=CLOCK,
                                               rules=Rules(match_target=1), record_dir=self.out))
         await asyncio.sleep(0.01)  # the entrant now expects the token

@@ -154,11 +154,13 @@ class Gate:
                 waiter.set_result(Fault(Cause.NO_HELLO, f"bad Hello: {problem}"))
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, problem)
         session = Session(hello, context, self.max_message_bytes)
+        # Queued, not written here: a match may take the session as soon as it is attached, and the
+        # session's own writer sends the Welcome before anything else (gRPC allows one write at a time).
+        session.post(welcome(session))
         if seat is not None:
             seat.attach(session)  # no await since the check above: two streams cannot both get in
         self._sessions.add(session)
         try:
-            await context.write(welcome(session))
             if waiter is not None and not waiter.done():
                 waiter.set_result(session)
             self.on_change()
@@ -167,7 +169,7 @@ class Gate:
             except asyncio.CancelledError:
                 return  # ended by the league (Session.close after a Goodbye went unanswered)
         finally:
-            session.close()  # a no-op after the read loop ended; marks it dead if the Welcome failed
+            session.close()  # a no-op after the read loop ended
             self._sessions.discard(session)
             self.on_change()
         fault = session.fault
