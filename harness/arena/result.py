@@ -44,13 +44,24 @@ class Fault:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """How one match ended. ``winner``/``offender`` are player indexes."""
+    """How one match ended: a ranking of the players (ties allowed) with scores and teams.
+
+    ``ranks`` is None when the match has no result (interrupted, or no bot started); a forfeit
+    ranks the offender's team last and every other player tied above it. ``offender`` and the
+    indexes of ``ranks``/``scores``/``teams`` are player indexes.
+
+    >>> r = MatchResult("m", 1, "sixtysix", ("a", "b"), (1, 0), (3, 7), (0, 1), Cause.NORMAL, None, "", 4, 60, None, 1.0)
+    >>> r.winner, MatchResult.from_dict(r.to_dict()) == r
+    (1, True)
+    """
 
     match_id: str
     seed: int
-    players: tuple[str, str]
-    winner: int | None
-    scores: tuple[int, int]
+    game: str
+    players: tuple[str, ...]
+    ranks: tuple[int, ...] | None
+    scores: tuple[int, ...]
+    teams: tuple[int, ...]
     cause: Cause
     offender: int | None
     detail: str
@@ -59,18 +70,28 @@ class MatchResult:
     record: str | None
     duration_s: float
 
+    @property
+    def winner(self) -> int | None:
+        """The one player ranked first, or None (no result, or several share first place)."""
+        if self.ranks is None:
+            return None
+        first = [p for p, r in enumerate(self.ranks) if r == 0]
+        return first[0] if len(first) == 1 else None
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        d["players"] = list(self.players)
-        d["scores"] = list(self.scores)
+        for k in ("players", "ranks", "scores", "teams"):
+            d[k] = None if d[k] is None else list(d[k])
         d["cause"] = str(self.cause)
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> MatchResult:
+        ranks = d.get("ranks")
         return cls(
-            match_id=d["match_id"], seed=int(d["seed"]), players=(d["players"][0], d["players"][1]),
-            winner=d["winner"], scores=(int(d["scores"][0]), int(d["scores"][1])), cause=Cause(d["cause"]),
-            offender=d["offender"], detail=d["detail"], deals=int(d["deals"]), decisions=int(d["decisions"]),
-            record=d["record"], duration_s=float(d["duration_s"]),
+            match_id=d["match_id"], seed=int(d["seed"]), game=d["game"], players=tuple(d["players"]),
+            ranks=None if ranks is None else tuple(int(r) for r in ranks), scores=tuple(int(s) for s in d["scores"]),
+            teams=tuple(int(t) for t in d["teams"]), cause=Cause(d["cause"]), offender=d["offender"],
+            detail=d["detail"], deals=int(d["deals"]), decisions=int(d["decisions"]), record=d["record"],
+            duration_s=float(d["duration_s"]),
         )

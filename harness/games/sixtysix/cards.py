@@ -1,7 +1,8 @@
 """Cards as small ints, and the notation that names them.
 
 A card is ``suit * 6 + rank`` with ranks ordered by strength (9 J Q K T A = 0..5)
-and suits C D H S = 0..3.  A set of cards is a 24-bit mask (bit ``card``).
+and suits C D H S = 0..3.  A set of cards is a 24-bit mask (bit ``card``). Schnapsen plays
+the same cards without the nines (SCH-1): its :data:`SCHNAPSEN` pack is a subset.
 
 >>> parse_card("TH")
 16
@@ -14,6 +15,7 @@ and suits C D H S = 0..3.  A set of cards is a 24-bit mask (bit ``card``).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 RANKS = "9JQKTA"  # 66-1.2, weakest first
 SUITS = "CDHS"
@@ -57,6 +59,32 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+class Pack(NamedTuple):
+    """The cards a game deals: its name (which also keys its shuffles) and the cards in card order."""
+
+    name: str
+    cards: tuple[int, ...]
+    ranks: str  # the rank letters, weakest first
+
+
+CLASSIC = Pack("sixtysix", DECK, RANKS)  # 66-1.1
+SCHNAPSEN = Pack("schnapsen", tuple(c for c in DECK if c % 6 != NINE), RANKS[1:])  # SCH-1
+
+
+def beats(led: int, card: int, trump: int) -> bool:
+    """Whether ``card``, played to a trick led with ``led``, wins it (66-6.5): a higher card of the
+    led suit, or a trump on a non-trump lead. The one trick rule of the Sixty-Six family.
+
+    >>> beats(parse_card("KH"), parse_card("TH"), 0), beats(parse_card("AH"), parse_card("9C"), 0)
+    (True, True)
+    >>> beats(parse_card("9H"), parse_card("AS"), 0)
+    False
+    """
+    if card // 6 == led // 6:
+        return card > led
+    return card // 6 == trump
+
+
 # Per-suit lookup: the cards present in a 6-bit slice, weakest first.
 _SLICE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(6 * s + r for r in range(6) if bits >> r & 1) for bits in range(64)) for s in range(4)
@@ -78,23 +106,25 @@ def cards_of(mask: int) -> list[str]:
     return sorted(CARD_STR[c] for c in cards_in(mask))
 
 
-def parse_deck(text: str) -> tuple[int, ...]:
-    """A deck written as 24 distinct cards, top first (66-4.2).
+def parse_deck(text: str, pack: Pack = CLASSIC) -> tuple[int, ...]:
+    """A deck written as the pack's cards, each once, top first (66-4.2, SCH-2).
 
-    >>> len(parse_deck(" ".join(CARD_STR)))
-    24
+    >>> len(parse_deck(" ".join(CARD_STR))), len(parse_deck(" ".join(CARD_STR[c] for c in SCHNAPSEN.cards), SCHNAPSEN))
+    (24, 20)
     """
     tokens = text.split()
     seen: set[int] = set()
     deck = []
     for tok in tokens:
         c = parse_card(tok)
+        if c not in pack.cards:
+            raise ValueError(f"{tok!r} is not a card of {pack.name} (ranks {' '.join(pack.ranks)})")
         if c in seen:
             raise ValueError(f"card {tok!r} appears twice in the deck")
         seen.add(c)
         deck.append(c)
-    if len(deck) != 24:
-        raise ValueError(f"the deck has {len(deck)} cards, expected 24")
+    if len(deck) != len(pack.cards):
+        raise ValueError(f"the deck has {len(deck)} cards, expected {len(pack.cards)}")
     return tuple(deck)
 
 

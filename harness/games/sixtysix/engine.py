@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from .cards import CARD_INDEX, CARD_STR, POINTS, SUIT_MASK, SUIT_OF, SUITS, cards_in
+from .cards import CARD_INDEX, CARD_STR, CLASSIC, POINTS, SCHNAPSEN, SUIT_MASK, SUIT_OF, SUITS, beats, cards_in, mask_of
 from .options import Rules
 
 DEFAULT_RULES = Rules()
@@ -55,10 +55,12 @@ class State(NamedTuple):
     """
 
     rules: Rules
-    deck: tuple[int, ...]  # 24 cards, top first (66-4.2); hidden information
+    deck: tuple[int, ...]  # 24 cards (20 in Schnapsen), top first (66-4.2, SCH-2); hidden information
+    stock: tuple[int, ...]  # the face-down talon in draw order, without the trump card (hidden)
+    talon_n: int  # cards in the talon at the deal, trump card included: 12 (10 in Schnapsen)
     score: tuple[int, int]  # game points of each seat before this deal (public)
     hands: tuple[int, int]  # card masks
-    drawn: int  # cards drawn from the talon so far (0..12)
+    drawn: int  # cards drawn from the talon so far (0..talon_n)
     bottom: int  # the face-up card at the bottom of the talon: the trump card, or the 9 after an exchange
     trump: int  # trump suit (0..3)
     closed_by: int  # seat that closed the talon, or -1 (66-10)
@@ -84,36 +86,48 @@ class State(NamedTuple):
     @property
     def talon_size(self) -> int:
         """Cards in the talon, the bottom card included; a closed talon keeps its cards."""
-        return 12 - self.drawn
+        return self.talon_n - self.drawn
 
     @property
     def talon_state(self) -> str:
         """``open``, ``closed`` or ``exhausted`` (66-1.2 definitions)."""
         if self.closed_by >= 0:
             return "closed"
-        return "open" if self.drawn < 12 else "exhausted"
+        return "open" if self.drawn < self.talon_n else "exhausted"
 
     @property
     def talon(self) -> tuple[int, ...]:
         """The talon's cards in draw order, the bottom card last (hidden information)."""
-        if self.drawn >= 12:
+        if self.drawn >= self.talon_n:
             return ()
-        return self.deck[13 + self.drawn : 24] + (self.bottom,)
+        return self.stock[self.drawn :] + (self.bottom,)
+
+    @property
+    def trump_card(self) -> int:
+        """The card turned face up at the deal (66-4.3, SCH-2)."""
+        return self.deck[12] if len(self.deck) == 24 else self.deck[6]
+
+    @property
+    def phase2(self) -> bool:
+        """The talon is closed or exhausted (66-6.3)."""
+        return self.closed_by >= 0 or self.drawn >= self.talon_n
 
 
 def deal(deck: Iterable[int], rules: Rules = DEFAULT_RULES, score: tuple[int, int] = (0, 0)) -> State:
-    """The state after dealing ``deck`` (24 cards, top first) as 66-4.2 to 66-4.5."""
+    """The state after dealing ``deck``, top first: 24 cards as 66-4.2 to 66-4.5, or the 20 cards
+    of Schnapsen as SCH-2 (non-dealer 0-2 and 7-8, dealer 3-5 and 9-10, trump card 6)."""
     d = tuple(deck)
-    if sorted(d) != list(range(24)):
-        raise ValueError("a deck is 24 distinct cards")
-    h0 = h1 = 0
-    for c in d[0:3] + d[6:9]:
-        h0 |= 1 << c
-    for c in d[3:6] + d[9:12]:
-        h1 |= 1 << c
+    if len(d) == 24 and sorted(d) == list(CLASSIC.cards):
+        h0, h1, trump_card, stock = d[0:3] + d[6:9], d[3:6] + d[9:12], d[12], d[13:]
+    elif len(d) == 20 and sorted(d) == list(SCHNAPSEN.cards):
+        h0, h1, trump_card, stock = d[0:3] + d[7:9], d[3:6] + d[9:11], d[6], d[11:]
+    else:
+        raise ValueError("a deck is the 24 cards of Sixty-Six or the 20 of Schnapsen, each once")
     return State(
-        rules, d, score, (h0, h1), 0, d[12], SUIT_OF[d[12]], -1, (False, 0, 0), (0, 0), (0, 0),
-        (0, 0), -1, "L", 0, 0, -1, -1, 0, (), None,
+        rules=rules, deck=d, stock=stock, talon_n=len(stock) + 1, score=score, hands=(mask_of(h0), mask_of(h1)),
+        drawn=0, bottom=trump_card, trump=SUIT_OF[trump_card], closed_by=-1, close_info=(False, 0, 0),
+        tricks=(0, 0), card_points=(0, 0), marriages=(0, 0), bonus_to=-1, point="L", to_act=0, leader=0,
+        lead=-1, married=-1, turn=0, history=(), outcome=None,
     )
 
 
@@ -136,15 +150,15 @@ def exchange_card(s: State) -> int:
 
 
 def _talon_open(s: State) -> bool:
-    return s.closed_by < 0 and s.drawn < 12
+    return s.closed_by < 0 and s.drawn < s.talon_n
 
 
 def _can_close(s: State, me: int) -> bool:
     r = s.rules
     return (
         s.closed_by < 0
-        and 12 - s.drawn >= r.close_min_talon
-        and s.drawn < 12
+        and s.talon_n - s.drawn >= r.close_min_talon
+        and s.drawn < s.talon_n
         and (s.point == "L" or r.close_before_draw)
         and (s.tricks[0] + s.tricks[1] > 0 or r.close_before_first_trick)
         and (s.married < 0 or r.marriage_then_close)
@@ -155,7 +169,7 @@ def _can_exchange(s: State, me: int) -> bool:
     r = s.rules
     return (
         _talon_open(s)
-        and 12 - s.drawn >= r.exchange_min_talon
+        and s.talon_n - s.drawn >= r.exchange_min_talon
         and not s.turn & _EXCHANGED
         and s.hands[me] >> exchange_card(s) & 1 == 1
         and (s.tricks[me] > 0 or not r.exchange_requires_trick)
@@ -164,7 +178,7 @@ def _can_exchange(s: State, me: int) -> bool:
 
 def _marriages(s: State, me: int) -> list[str]:
     r = s.rules
-    if s.married >= 0 or s.turn & _CLOSED:
+    if s.married >= 0 or (s.turn & _CLOSED and not r.marriage_in_phase2):  # 66-5.1, 66-9.4, section 7.1
         return []
     if not (_talon_open(s) or r.marriage_in_phase2):
         return []
@@ -198,8 +212,7 @@ def legal_actions(s: State) -> list[str]:
     p = s.point
     me = s.to_act
     if p == "F":
-        phase2 = s.closed_by >= 0 or s.drawn >= 12
-        acts = [CARD_STR[c] for c in cards_in(follow_cards(s.hands[me], s.lead, s.trump, phase2, s.rules))]
+        acts = [CARD_STR[c] for c in cards_in(follow_cards(s.hands[me], s.lead, s.trump, s.phase2, s.rules))]
         if s.rules.exchange_by_non_leader and _can_exchange(s, me):
             acts.append("exchange")
         return acts
@@ -290,10 +303,7 @@ def _trick(s: State, card: int, hist: tuple[tuple[int, str], ...]) -> State:
     """The follower plays ``card``; resolve the trick (66-5.4, 66-6.5)."""
     leader = s.leader
     led = s.lead
-    if SUIT_OF[card] == SUIT_OF[led]:
-        w = 1 - leader if card > led else leader
-    else:
-        w = 1 - leader if SUIT_OF[card] == s.trump else leader
+    w = 1 - leader if beats(led, card, s.trump) else leader
     hands = _without(s.hands, 1 - leader, card)
     gain = POINTS[led] + POINTS[card]
     cp = (s.card_points[0] + gain, s.card_points[1]) if w == 0 else (s.card_points[0], s.card_points[1] + gain)
@@ -303,13 +313,15 @@ def _trick(s: State, card: int, hist: tuple[tuple[int, str], ...]) -> State:
         point = "E"  # 66-12.3
         if s.closed_by < 0 and s.rules.last_trick == "bonus10":
             bonus_to = w  # 66-12.2
-    elif s.closed_by < 0 and s.drawn < 12:
+    elif s.closed_by < 0 and s.drawn < s.talon_n:
         point = "D"
     else:
         point = "L"
     return State(
-        s.rules, s.deck, s.score, hands, s.drawn, s.bottom, s.trump, s.closed_by, s.close_info, tr, cp,
-        s.marriages, bonus_to, point, w, w, -1, -1, 0, hist, None,
+        rules=s.rules, deck=s.deck, stock=s.stock, talon_n=s.talon_n, score=s.score, hands=hands, drawn=s.drawn,
+        bottom=s.bottom, trump=s.trump, closed_by=s.closed_by, close_info=s.close_info, tricks=tr, card_points=cp,
+        marriages=s.marriages, bonus_to=bonus_to, point=point, to_act=w, leader=w, lead=-1, married=-1, turn=0,
+        history=hist, outcome=None,
     )
 
 
@@ -317,8 +329,8 @@ def _draw(s: State, hist: tuple[tuple[int, str], ...]) -> State:
     """Winner takes the top card, loser the next (66-7.1, 66-7.2)."""
     me = s.to_act
     k = s.drawn
-    first = s.deck[13 + k]
-    second = s.deck[14 + k] if k < 10 else s.bottom
+    first = s.stock[k]
+    second = s.stock[k + 1] if k + 1 < len(s.stock) else s.bottom
     hands = list(s.hands)
     hands[me] |= 1 << first
     hands[1 - me] |= 1 << second
@@ -333,7 +345,7 @@ def _close(s: State, me: int, hist: tuple[tuple[int, str], ...]) -> State:
     offer = (
         r.exchange_on_opponent_close != "none"
         and (r.exchange_on_opponent_close == "any" or s.tricks[opp] > 0)
-        and 12 - s.drawn >= r.exchange_min_talon
+        and s.talon_n - s.drawn >= r.exchange_min_talon
         and s.hands[opp] >> exchange_card(s) & 1 == 1
     )
     return s._replace(

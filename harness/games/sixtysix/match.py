@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
+from .cards import CLASSIC, Pack
 from .engine import DEFAULT_RULES, IllegalAction, Outcome, State, _apply, apply, deal, legal_actions
 from .options import Rules
 
@@ -43,26 +44,27 @@ class Match:
     state: State  # the current deal
     results: tuple[DealResult, ...]
     winner: int | None  # player who won the match, once over
+    pack: Pack = CLASSIC  # the cards dealt: Sixty-Six's 24, or Schnapsen's 20
 
     @property
     def over(self) -> bool:
         return self.winner is not None
 
 
-def deal_deck(seed: int, deal_no: int) -> tuple[int, ...]:
+def deal_deck(seed: int, deal_no: int, pack: Pack = CLASSIC) -> tuple[int, ...]:
     """The shuffled deck of deal ``deal_no`` in a match seeded ``seed``.
 
     >>> deal_deck(1, 1) == deal_deck(1, 1) != deal_deck(1, 2)
     True
     """
-    deck = list(range(24))
-    random.Random(f"sixtysix/{seed}/{deal_no}").shuffle(deck)
+    deck = list(pack.cards)
+    random.Random(f"{pack.name}/{seed}/{deal_no}").shuffle(deck)
     return tuple(deck)
 
 
-def first_dealer(seed: int) -> int:
+def first_dealer(seed: int, pack: Pack = CLASSIC) -> int:
     """The first dealer, drawn from the seed (66-3.2)."""
-    return random.Random(f"sixtysix/{seed}/dealer").randrange(2)
+    return random.Random(f"{pack.name}/{seed}/dealer").randrange(2)
 
 
 def player_of(m: Match, seat: int) -> int:
@@ -74,12 +76,12 @@ def seat_of(m: Match, player: int) -> int:
     return 1 if player == m.dealer else 0
 
 
-def player_deck(seed: int, deal_no: int, dealer: int) -> tuple[int, ...]:
+def player_deck(seed: int, deal_no: int, dealer: int, pack: Pack = CLASSIC) -> tuple[int, ...]:
     """The deck of deal ``deal_no`` as dealt when ``dealer`` deals.
 
-    The seed fixes which six cards each *player* receives in every deal, whoever deals it: player 0
-    gets cards 0-2 and 6-8 of :func:`deal_deck`, player 1 cards 3-5 and 9-11; the trump card and
-    the talon do not depend on the dealer. So the two legs of a duplicate pair (the same seed,
+    The seed fixes which cards each *player* receives in every deal, whoever deals it: player 0
+    gets the non-dealer's cards of :func:`deal_deck` (0-2 and 6-8; in Schnapsen 0-2 and 7-8),
+    player 1 the dealer's; the trump card and the talon do not depend on the dealer. So the two legs of a duplicate pair (the same seed,
     the players swapped) hand each entrant the other's cards in every deal, even when the dealer
     order of the legs diverges.
 
@@ -90,23 +92,25 @@ def player_deck(seed: int, deal_no: int, dealer: int) -> tuple[int, ...]:
     >>> p[0:3] + p[6:9] == d[3:6] + d[9:12] and p[12:] == d[12:]
     True
     """
-    d = deal_deck(seed, deal_no)
+    d = deal_deck(seed, deal_no, pack)
     if dealer == 1:  # player 0 is the non-dealer, seat 0: the deck as it is
         return d
+    if len(d) == 20:  # SCH-2
+        return d[3:6] + d[0:3] + d[6:7] + d[9:11] + d[7:9] + d[11:]
     return d[3:6] + d[0:3] + d[9:12] + d[6:9] + d[12:]
 
 
-def _deal_for(rules: Rules, seed: int, deal_no: int, dealer: int, scores: tuple[int, int]) -> State:
+def _deal_for(m: Match, deal_no: int, dealer: int, scores: tuple[int, int]) -> State:
     non_dealer = 1 - dealer
-    return deal(player_deck(seed, deal_no, dealer), rules, (scores[non_dealer], scores[dealer]))
+    return deal(player_deck(m.seed, deal_no, dealer, m.pack), m.rules, (scores[non_dealer], scores[dealer]))
 
 
-def start_match(seed: int, rules: Rules = DEFAULT_RULES, dealer: int | None = None) -> Match:
+def start_match(seed: int, rules: Rules = DEFAULT_RULES, dealer: int | None = None, pack: Pack = CLASSIC) -> Match:
     """A new match; the first dealer is drawn from the seed unless ``dealer`` names that player."""
     if dealer is None:
-        dealer = first_dealer(seed)
-    state = _deal_for(rules, seed, 1, dealer, (0, 0))
-    return Match(rules, seed, (0, 0), dealer, 1, 0, state, (), None)
+        dealer = first_dealer(seed, pack)
+    m = Match(rules, seed, (0, 0), dealer, 1, 0, None, (), None, pack)  # type: ignore[arg-type]
+    return replace(m, state=_deal_for(m, 1, dealer, (0, 0)))
 
 
 def match_to_act(m: Match) -> int | None:
@@ -156,7 +160,7 @@ def next_match(m: Match, outcome: Outcome) -> Match:
     else:
         dealer = winner_player  # 66-3.3: the winner deals
     n = m.deal_no + 1
-    return Match(r, m.seed, sc, dealer, n, carry, _deal_for(r, m.seed, n, dealer, sc), results, None)
+    return Match(r, m.seed, sc, dealer, n, carry, _deal_for(m, n, dealer, sc), results, None, m.pack)
 
 
 def fast_apply(m: Match, action: str) -> Match:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARD_INDEX, CARD_STR, SUIT_OF, SUITS, cards_of
+from .cards import CARD_INDEX, CARD_STR, SUITS, beats, cards_of
 from .engine import State, counted_points, exchange_card, legal_actions
 from .options import Rules
 
@@ -48,7 +48,7 @@ def observe(s: State, seat: int) -> Observation:
     """Everything ``seat`` may know about deal ``s``, and nothing more."""
     over = s.outcome is not None
     public = s.rules.public_trick_history
-    trump_card = CARD_STR[s.bottom] if s.drawn < 12 else None
+    trump_card = CARD_STR[s.bottom] if s.drawn < s.talon_n else None
     winners, known, last_drawn = _public_log(s)
     opp_known = tuple(sorted(CARD_STR[c] for c in known[1 - seat]))
     legal = tuple(sorted(legal_actions(s))) if not over and s.to_act == seat else ()
@@ -80,8 +80,7 @@ def observe(s: State, seat: int) -> Observation:
 def _public_log(s: State) -> tuple[tuple[int, ...], tuple[set[int], set[int]], str | None]:
     """Trick winners, cards shown to be in each hand, and the last drawn card, from public facts only."""
     trump = s.trump
-    trump_card = s.deck[12]  # turned face up at the deal (66-4.3)
-    bottom = trump_card
+    bottom = s.trump_card  # turned face up at the deal (66-4.3)
     known: tuple[set[int], set[int]] = (set(), set())
     winners: list[int] = []
     draws = 0
@@ -95,11 +94,7 @@ def _public_log(s: State) -> tuple[tuple[int, ...], tuple[set[int], set[int]], s
             if lead < 0:
                 lead, leader = c, seat
             else:
-                if SUIT_OF[c] == SUIT_OF[lead]:
-                    w = seat if c > lead else leader
-                else:
-                    w = seat if SUIT_OF[c] == trump else leader
-                winners.append(w)
+                winners.append(seat if beats(lead, c, trump) else leader)
                 lead = -1
         elif a.startswith("marry:"):  # both cards are shown (66-9.2)
             su = SUITS.index(a[-1])
@@ -110,7 +105,7 @@ def _public_log(s: State) -> tuple[tuple[int, ...], tuple[set[int], set[int]], s
             known[seat].discard(bottom)
         elif a == "draw":
             draws += 1
-            if draws == 6:  # the loser takes the bottom card (66-7.2)
+            if draws == s.talon_n // 2:  # the loser takes the bottom card (66-7.2)
                 known[1 - seat].add(bottom)
                 last_drawn = CARD_STR[bottom]
     return tuple(winners), known, last_drawn
