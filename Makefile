@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NODE_BOT := sample_bots/node
 
-.PHONY: demo test venv node bench clean proto
+.PHONY: demo test venv node bench clean proto typecheck
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,12 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m harness.cli demo
 
-test: $(STAMP) node
+test: $(STAMP) node typecheck
 	$(PY) -m pytest -q
+
+# Static types of the harness (settings in pyproject.toml); `make test` runs it first.
+typecheck: $(STAMP)
+	$(PY) -m mypy harness
 
 # The Node.js sample bot's packages (used by a test that plays a match against it).
 node: $(NODE_BOT)/node_modules/.installed

@@ -1,10 +1,12 @@
 """Strength benchmark: search beats greedy and greedy beats random, in process, on fixed seeds.
 
+Matches are played through the game interface (:func:`harness.games.registry.get`) with the game's
+default rules, for any game the three players play (``--game sixtysix`` or ``schnapsen``).
 Each pairing plays ``--seeds`` match seeds twice, the players swapped, so each plays both
 sides of every deal sequence. Prints each win rate with a 95% Wilson interval; the run fails
 (exit 1) unless every interval lies above 50%.
 
-    .venv/bin/python benchmarks/bench_strength.py [--seeds 100] [--jobs N] [--samples 12]
+    .venv/bin/python benchmarks/bench_strength.py [--game sixtysix] [--seeds 100] [--jobs N] [--samples 12]
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.games.sixtysix.match import match_apply, match_to_act, player_of, start_match  # noqa: E402
-from harness.games.sixtysix.observe import Observation, observe  # noqa: E402
+from harness.games import registry  # noqa: E402
+from harness.games.sixtysix.observe import Observation  # noqa: E402
 from harness.strategies import greedy_action, random_action  # noqa: E402
 from harness.strategies_search import Budget, search_action  # noqa: E402
 
 Policy = Callable[[Observation], str]
 PAIRINGS = (("search", "greedy"), ("greedy", "random"))
+GAMES = ("sixtysix", "schnapsen")  # what greedy and search play
 
 
 def make_player(kind: str, seed: int, samples: int) -> Policy:
@@ -41,21 +44,22 @@ def make_player(kind: str, seed: int, samples: int) -> Policy:
     return lambda obs: search_action(obs, rng, budget)
 
 
-def play(kinds: tuple[str, str], seed: int, samples: int) -> int:
-    """Play one match to 7; returns the winning player index."""
+def play(game_id: str, kinds: tuple[str, str], seed: int, samples: int) -> int:
+    """Play one match under the game's default rules; returns the winning player index."""
+    game = registry.get(game_id)
     players = [make_player(k, seed * 2 + i, samples) for i, k in enumerate(kinds)]
-    m = start_match(seed)
-    while m.winner is None:
-        p = match_to_act(m)
-        seat = 0 if player_of(m, 0) == p else 1
-        m = match_apply(m, players[p](observe(m.state, seat)))
-    return m.winner
+    m = game.start(seed, game.rules())
+    while (p := game.to_act(m)) is not None:
+        m = game.apply(m, players[p](game.observe(m, p)))
+    outcome = game.outcome(m)
+    assert outcome is not None and len(outcome.winners) == 1
+    return outcome.winners[0]
 
 
-def job(args: tuple[str, str, int, bool, int]) -> int:
+def job(args: tuple[str, str, str, int, bool, int]) -> int:
     """1 if the first-named kind won the match on ``seed`` (playing as player 1 when ``swap``)."""
-    a, b, seed, swap, samples = args
-    w = play((b, a) if swap else (a, b), seed, samples)
+    game_id, a, b, seed, swap, samples = args
+    w = play(game_id, (b, a) if swap else (a, b), seed, samples)
     return int(w == (1 if swap else 0))
 
 
@@ -68,6 +72,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=GAMES, default="sixtysix")
     ap.add_argument("--seeds", type=int, default=100, help="seeds per pairing; each is played with seats swapped")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--samples", type=int, default=12, help="the search bot's samples per decision")
@@ -77,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for a, b in PAIRINGS:
             t0 = time.perf_counter()
-            jobs = [(a, b, seed, swap, args.samples) for seed in range(1, args.seeds + 1) for swap in (False, True)]
+            jobs = [(args.game, a, b, seed, swap, args.samples)
+                    for seed in range(1, args.seeds + 1) for swap in (False, True)]
             wins = sum(pool.map(job, jobs, chunksize=4))
             n = len(jobs)
             lo, hi = wilson(wins, n)
@@ -85,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             ok &= good
             print(f"{a:>6} vs {b:<6} {wins:4d}/{n} matches won = {wins / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]"
                   f"  {'ok' if good else 'NOT above 50%'}  ({time.perf_counter() - t0:.0f} s)", flush=True)
-    print(f"total {time.perf_counter() - start:.0f} s, {args.jobs} jobs, search samples {args.samples}")
+    print(f"{args.game}: total {time.perf_counter() - start:.0f} s, {args.jobs} jobs, search samples {args.samples}")
     return 0 if ok else 1
 
 

@@ -110,7 +110,8 @@ def _play_key(job: tuple[int, str, str, int, int]) -> tuple[tuple[int, str, str]
     """Play one match: (seed, player 0, player 1) -> winner (player index), scores, seconds."""
     seed, x, y, small, large = job
     t0 = time.perf_counter()
-    winner, scores = play(seed, [_strategy(x, seed, 0, small, large), _strategy(y, seed, 1, small, large)])
+    o = play(seed, [_strategy(x, seed, 0, small, large), _strategy(y, seed, 1, small, large)])
+    winner, scores = o.winners[0], o.scores
     return (seed, x, y), winner, scores, time.perf_counter() - t0
 
 

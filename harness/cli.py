@@ -1,4 +1,4 @@
-"""The ``arena`` command line. It owns the only rich ``Live`` display of the project."""
+"""The ``arena`` command line. Its command bodies show live views through :mod:`harness.live`."""
 
 from __future__ import annotations
 
@@ -6,16 +6,15 @@ import argparse
 import json
 import random
 import sys
+from typing import Any, NoReturn
 from collections.abc import Sequence
 
 from rich.console import Console
 
-from harness.games.sixtysix.cards import CARD_INDEX, parse_deck
-from harness.games.sixtysix.engine import MARRY, apply, deal, perft, summary
-from harness.games.sixtysix.options import Rules
+from harness.games.registry import get as game_of
+from harness.games.registry import ids as game_ids
 
-GAMES = ("sixtysix",)
-WORDS = {"exchange", "close", "claim", "draw", "pass", "finish", *MARRY}
+GAMES = game_ids()
 
 
 class UsageError(Exception):
@@ -23,44 +22,48 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not argparse's usage block
+    def error(self, message: str) -> NoReturn:  # one line, not argparse's usage block
         raise UsageError(message)
 
 
 # -- arena rules ------------------------------------------------------------------------
 
 
-def _position(args: argparse.Namespace):
+def _rule_values(items: Sequence[str]) -> dict[str, str]:
+    """``name=value`` strings as a mapping; UsageError names an item not so written."""
+    values: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise UsageError(f"rule option {item!r} is not written name=value")
+        values[name.strip()] = value.strip()
+    return values
+
+
+def _position(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The game and its deal of ``--deck`` under the game's rules (its preset, then ``--rule``), after
+    ``--actions`` (RULES-SPEC section 7)."""
     if args.game not in GAMES:
         raise UsageError(f"unknown game {args.game!r} (known: {', '.join(GAMES)})")
+    game = game_of(args.game)
     try:
-        rules = Rules.parse(args.rule or [])
+        rules = game.rules(_rule_values(args.rule or []))  # 7.1: the preset, then the options
+        return game, game.position(args.deck, (args.actions or "").split(), rules)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    try:
-        deck = parse_deck(args.deck)
-    except ValueError as e:
-        raise UsageError(f"bad deck: {e}") from None
-    state = deal(deck, rules)
-    for i, token in enumerate((args.actions or "").split(), 1):
-        if token not in CARD_INDEX and token not in WORDS:
-            raise UsageError(f"unknown action {token!r} (action {i})")
-        try:
-            state = apply(state, token)
-        except ValueError as e:
-            raise UsageError(f"illegal action {token!r} (action {i}): {e}") from None
-    return state
 
 
 def cmd_rules_run(args: argparse.Namespace) -> int:
-    print(json.dumps(summary(_position(args))))
+    game, state = _position(args)
+    print(json.dumps(game.summary(state)))
     return 0
 
 
 def cmd_rules_perft(args: argparse.Namespace) -> int:
     if args.depth < 0:
         raise UsageError(f"bad depth {args.depth!r} (expected 0 or more)")
-    print(perft(_position(args), args.depth))
+    game, state = _position(args)
+    print(game.perft(state, args.depth))
     return 0
 
 
@@ -75,45 +78,38 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    """One seeded match, greedy against random, in process, printed deal by deal."""
-    from harness.games.sixtysix.match import match_apply, player_of, start_match
-    from harness.games.sixtysix.observe import observe
-    from harness.render import deal_panel, match_summary
-    from harness.strategies import greedy_action, random_action
+    """One seeded match of the built-in players (greedy against random), in process, deal by deal."""
+    from harness.games.registry import get
+    from harness.render import deal_view, match_summary
+    from harness.players import players_for
 
+    try:
+        game = get(args.game)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     console = Console()
-    players = ("greedy", "random")
-    rng = random.Random(args.seed)
-    m = start_match(args.seed)
-    console.rule(f"[bold]Sixty-Six · {players[0]} vs {players[1]} · seed {args.seed}")
-    shown = 0
-    while m.winner is None:
-        seat = m.state.to_act
-        obs = observe(m.state, seat)
-        action = greedy_action(obs) if player_of(m, seat) == 0 else random_action(obs, rng)
-        m = match_apply(m, action)
-        if len(m.results) > shown:
-            scores = _scores_after(m.results[: shown + 1])
-            console.print(deal_panel(m.rules, m.results[shown], players, scores))
-            shown += 1
-    console.print(match_summary(players, m.scores, m.winner))
+    rules = game.rules()
+    bots = players_for(game.id, game.players(rules), random.Random(args.seed))
+    names = tuple(name for name, _ in bots)
+    m = game.start(args.seed, rules)
+    console.rule(f"[bold]{game.title} · {' vs '.join(names)} · seed {args.seed}")
+    deal = game.deal(m)
+    actions: list[str] = []
+    while (player := game.to_act(m)) is not None:
+        done = game.deals_done(m)
+        action = bots[player][1](game.observe(m, player))
+        actions.append(action)
+        m = game.apply(m, action)
+        if game.deals_done(m) > done:
+            line = {"deal_no": deal.deal_no, **deal.record, "actions": actions, "result": game.deal_end(m).record}
+            console.print(deal_view(game.id, rules, line, names))
+            actions = []
+            if game.outcome(m) is None:
+                deal = game.deal(m)
+    outcome = game.outcome(m)
+    assert outcome is not None
+    console.print(match_summary(names, outcome.scores, outcome.ranks))
     return 0
-
-
-def _scores_after(results) -> tuple[int, int]:
-    s = [0, 0]
-    for r in results:
-        if r.winner is not None:
-            s[r.winner] += r.game_points
-    return (s[0], s[1])
-
-
-def live_display(get_renderable, console: Console, refresh_per_second: float = 4, transient: bool = False):
-    """The one place the project creates a rich ``Live`` display; command bodies ask for it here."""
-    from rich.live import Live
-
-    return Live(get_renderable=get_renderable, console=console, refresh_per_second=refresh_per_second,
-                transient=transient)
 
 
 def _lazy(module: str, name: str):
@@ -137,6 +133,7 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", action="append", metavar="NAME=COMMAND",
                    help="an entrant: a command line or remote:NAME (repeatable; instead of CONFIG)")
     p.add_argument("--name", help="tournament name with --bot (default: tournament)")
+    p.add_argument("--game", help=f"the game, with --bot: {', '.join(game_ids())} (default: sixtysix)")
     p.add_argument("--rounds", type=int, help="duplicate round robins, with --bot (default 1)")
     p.add_argument("--seed", type=int, help="tournament seed, with --bot (default 0)")
     p.add_argument("--move-time", type=float, metavar="SEC", help="seconds per decision, with --bot (default 1)")
@@ -166,17 +163,20 @@ def build_parser() -> argparse.ArgumentParser:
         ("perft", cmd_rules_perft, "count the action sequences of a given length"),
     ):
         r = rsub.add_parser(name, help=help_)
-        r.add_argument("game", help="the game: sixtysix")
-        r.add_argument("--deck", required=True, help="24 cards, top first, e.g. 'AH TH KH ...'")
+        r.add_argument("game", help=f"the game: {', '.join(game_ids())}")
+        r.add_argument("--deck", required=True,
+                       help="the game's cards, top first (24 for sixtysix, 20 for schnapsen), e.g. 'AH TH KH ...'")
         r.add_argument("--actions", default="", help="space-separated actions from the deal")
         r.add_argument("--rule", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
         if name == "perft":
             r.add_argument("--depth", type=int, required=True)
         r.set_defaults(func=fn)
 
-    match = sub.add_parser("match", help="play one match to 7 between two bots, shown live")
-    match.add_argument("bot_a", help="a command (\"python sample_bots/random_bot.py\") or remote:NAME")
-    match.add_argument("bot_b", help="a command or remote:NAME")
+    match = sub.add_parser("match", help="play one match between bots (one per player), shown live")
+    match.add_argument("bots", nargs="+", metavar="BOT",
+                       help="one per player, in player order: a command (\"python sample_bots/random_bot.py\") "
+                            "or remote:NAME")
+    match.add_argument("--game", default="sixtysix", help=f"the game: {', '.join(game_ids())} (default: sixtysix)")
     match.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
     match.add_argument("--move-time", type=float, default=1.0, metavar="SEC", help="limit per decision")
     match.add_argument("--time-bank", type=float, default=10.0, metavar="SEC", help="bank per match")
@@ -200,13 +200,20 @@ def build_parser() -> argparse.ArgumentParser:
     add_leaderboard_arguments(board)
     board.set_defaults(func=_lazy("harness.tournament.commands", "cmd_leaderboard"))
 
+    db = sub.add_parser("db", help="results and league databases")
+    upgrade = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser).add_parser(
+        "upgrade", help="upgrade a database written by an older arena, in place (a backup is kept)")
+    upgrade.add_argument("path", help="a results or league database")
+    upgrade.set_defaults(func=_lazy("harness.tournament.upgrade", "cmd_upgrade"))
+
     demo = sub.add_parser("demo", help="the main job on embedded defaults: a tournament of the sample bots")
     demo.add_argument("--out", default=None, help="folder for the database, records and leaderboards")
     demo.add_argument("--concurrency", type=int, default=None)
     demo.set_defaults(func=cmd_demo)
 
-    show = sub.add_parser("show", help="one seeded match, greedy against random, in process, deal by deal")
-    show.add_argument("--seed", type=int, default=66)
+    show = sub.add_parser("show", help="one seeded match of the built-in players, in process, deal by deal")
+    show.add_argument("--seed", type=int, default=66, help="match seed (default: 66)")
+    show.add_argument("--game", default="sixtysix", help=f"the game: {', '.join(game_ids())} (default: sixtysix)")
     show.set_defaults(func=cmd_show)
 
     from harness.league.commands import add_league_parser  # `arena league serve|register|retire|add|leaderboard`

@@ -193,7 +193,7 @@ def standings(model: Model, names: Sequence[str], played: Iterable[Played]) -> S
     played = sorted(played, key=lambda p: p.seq)
     env = model.env()
     ratings, history = fold(model, names, played)
-    stats = {n: defaultdict(int) for n in names}
+    stats: dict[str, defaultdict[str, int]] = {n: defaultdict(int) for n in names}
     fails = {n: dict.fromkeys(FAILURE_COLUMNS, 0) for n in names}
     cross: dict[tuple[str, str], list[int]] = {}
     pairs: dict[str, list[Played]] = defaultdict(list)

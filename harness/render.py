@@ -1,4 +1,10 @@
-"""Pure renderers for matches and deals: data in, rich renderables out. No printing here."""
+"""Pure renderers for matches and deals: data in, rich renderables out. No printing here.
+
+Deals are drawn from their record line (``{"deal_no", <the game's deal fields>, "actions",
+"result"}``, see :mod:`harness.arena.record`), the one description of a deal every game has.
+The Sixty-Six family (Sixty-Six, Schnapsen) is drawn trick by trick; this module is that family's
+view, next to its wire codec and its built-in players.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +15,16 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, POINTS, cards_of
+from typing import Any
+
+from rich.console import RenderableType
+
+from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, CLASSIC, POINTS, SCHNAPSEN, cards_of, parse_deck
 from harness.games.sixtysix.engine import _apply, counted_points, deal
-from harness.games.sixtysix.match import DealResult
 from harness.games.sixtysix.options import Rules
+
+PACKS = {"sixtysix": CLASSIC, "schnapsen": SCHNAPSEN}
+STYLES = ("cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan", "bright_magenta")
 
 SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 COLOR = {"C": "bright_white", "D": "bright_red", "H": "bright_red", "S": "bright_white"}
@@ -31,7 +43,7 @@ def cards_text(cards: Sequence[str]) -> Text:
 def deal_lines(rules: Rules, deck: tuple[int, ...], actions: Sequence[str], names: tuple[str, str]) -> list[Text]:
     """The story of one deal, line by line; ``names`` are the seats' names (non-dealer first)."""
     s = deal(deck, rules)
-    trump_card = CARD_STR[deck[12]]
+    trump_card = CARD_STR[s.trump_card]
     lines = [
         Text.assemble("trump ", card_text(trump_card), "  ", (names[0], "cyan"), " ",
                       cards_text(cards_of(s.hands[0])), "   ", (names[1], "magenta"), " ",
@@ -60,11 +72,12 @@ def deal_lines(rules: Rules, deck: tuple[int, ...], actions: Sequence[str], name
             lead = None
         elif a.startswith("marry:"):
             su = a[-1]
-            value = 40 if su == CARD_STR[deck[12]][1] else 20
+            value = 40 if su == trump_card[1] else 20
             lines.append(Text.assemble("    ", who, f" declares the marriage in ", card_text("K" + su),
                                        card_text("Q" + su), f" ({value})"))
         elif a == "exchange":
-            lines.append(Text.assemble("    ", who, " exchanges the trump nine for ", card_text(CARD_STR[before.bottom])))
+            rank = "jack" if rules.exchange_rank == "J" else "nine"
+            lines.append(Text.assemble("    ", who, f" exchanges the trump {rank} for ", card_text(CARD_STR[before.bottom])))
         elif a == "close":
             lines.append(Text.assemble("    ", who, (" closes the talon", "bold yellow"),
                                        f" ({before.talon_size} cards left)"))
@@ -82,26 +95,53 @@ def deal_lines(rules: Rules, deck: tuple[int, ...], actions: Sequence[str], name
     return lines
 
 
-def deal_panel(rules: Rules, result: DealResult, players: tuple[str, str], scores: tuple[int, int]) -> Panel:
-    """One finished deal as a panel; ``scores`` are the game points after it."""
-    dealer = result.dealer
+def deal_view(game: str, rules: Any, line: dict[str, Any], players: Sequence[str]) -> RenderableType:
+    """One deal from its record line as a panel, cut short or finished (then with the scores after it)."""
+    pack = PACKS.get(game)
+    if pack is None:
+        return Text(f"deal {line.get('deal_no')}: {' '.join(line.get('actions', []))}")
+    dealer = line["dealer"]
     names = (players[1 - dealer], players[dealer])
-    body = Group(*deal_lines(rules, result.deck, result.actions, names))
-    title = Text.assemble(f"Deal {result.deal_no} · ", (players[dealer], "bold"), " deals")
-    subtitle = f"{players[0]} {scores[0]} : {scores[1]} {players[1]}"
+    body = Group(*deal_lines(rules, parse_deck(line["deck"], pack), line["actions"], names))
+    result = line.get("result")
+    title = Text.assemble(f"Deal {line['deal_no']} · ", (players[dealer], "bold"), " deals",
+                          "" if result is not None else " · cut short")
+    subtitle = None
+    if result is not None:
+        scores = result["scores"]
+        subtitle = f"{players[0]} {scores[0]} : {scores[1]} {players[1]}"
     return Panel(body, title=title, subtitle=subtitle, title_align="left", subtitle_align="right")
 
 
-def match_summary(players: tuple[str, str], scores: tuple[int, int], winner: int | None, detail: str = "") -> Table:
-    """The final score of a match as a small table."""
+def table_view(match: Any, players: Sequence[str], deal_no: int) -> tuple[Text, list[Text]] | None:
+    """The table of a Sixty-Six family match in play, spectator view: the trump and talon line, and
+    each player's hand; None for a match value this module cannot draw."""
+    s = getattr(match, "state", None)
+    if s is None or not hasattr(s, "talon_n"):
+        return None
+    talon = f"talon {s.talon_size} ({s.talon_state})"
+    trump = cards_text([CARD_STR[s.bottom]]) if s.drawn < s.talon_n else Text("—")
+    hands = [cards_text(cards_of(s.hands[1 if p == match.dealer else 0])) for p in range(len(players))]
+    return Text.assemble("trump ", trump, f"  {talon}"), hands
+
+
+def match_summary(players: Sequence[str], scores: Sequence[int], ranks: Sequence[int] | None,
+                  detail: str = "", teams: Sequence[int] | None = None) -> Table:
+    """The final standing of a match as a small table: place, player (team), game points."""
     t = Table(show_header=True, header_style="bold")
+    t.add_column("place", justify="right")
     t.add_column("player")
+    if teams is not None and len(set(teams)) < len(teams):
+        t.add_column("team", justify="right")
     t.add_column("game points", justify="right")
-    t.add_column("")
-    for p in (0, 1):
-        t.add_row(players[p], str(scores[p]), "winner" if winner == p else "")
+    order = sorted(range(len(players)), key=lambda p: (ranks[p] if ranks is not None else 0, p))
+    for p in order:
+        place = "—" if ranks is None else ("winner" if ranks[p] == 0 and list(ranks).count(0) == 1 else str(ranks[p] + 1))
+        row: list[str | Text] = [place, Text(players[p], STYLES[p % len(STYLES)])]
+        if teams is not None and len(set(teams)) < len(teams):
+            row.append(str(teams[p]))
+        row.append(str(scores[p]))
+        t.add_row(*row)
     if detail:
         t.caption = detail
     return t
-
-

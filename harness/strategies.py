@@ -1,31 +1,30 @@
 """Two built-in players that work on an :class:`Observation`: uniform random, and greedy.
 
 They are what ``make demo`` plays in process and what the sample bots wrap over gRPC.
-Both see only what :func:`observe` gives them.
+Both see only what :func:`observe` gives them. :func:`random_action` plays any game whose
+observation lists its legal actions; :func:`greedy_action` plays the Sixty-Six family (classic
+Sixty-Six and Schnapsen, whose exchange card is the trump jack: it exchanges whatever the rules name).
 """
 
 from __future__ import annotations
 
 import random
 
-from harness.games.sixtysix.cards import CARD_INDEX, POINTS, RANK_OF, SUIT_OF
+from typing import Any
+
+from harness.games.sixtysix.cards import CARD_INDEX, POINTS, RANK_OF, SUITS, beats
 from harness.games.sixtysix.observe import Observation
 
 
-def random_action(obs: Observation, rng: random.Random) -> str:
-    """A uniformly random legal action, except that it claims only with 66 or more."""
+def random_action(obs: Any, rng: random.Random) -> str:
+    """A uniformly random legal action, except that in the Sixty-Six family it claims only with 66 or more.
+
+    ``obs`` is any game's observation with ``legal`` (and, to hold back claims, ``points`` and ``seat``).
+    """
     legal = list(obs.legal)
-    if "claim" in legal and obs.points[obs.seat] < 66 and len(legal) > 1:
+    if "claim" in legal and len(legal) > 1 and obs.points[obs.seat] < 66:
         legal.remove("claim")
     return rng.choice(legal)
-
-
-def beats(led: str, card: str, trump: str) -> bool:
-    """True if ``card``, played second, wins the trick led with ``led`` (66-6.5)."""
-    a, b = CARD_INDEX[led], CARD_INDEX[card]
-    if SUIT_OF[a] == SUIT_OF[b]:
-        return b > a
-    return card[1] == trump
 
 
 def _value(card: str, trump: str) -> tuple[int, int]:
@@ -72,7 +71,7 @@ def greedy_action(obs: Observation) -> str:
     cards = [a for a in legal if a in CARD_INDEX]
     if obs.point == "F":
         led = obs.trick[0]
-        winners = [c for c in cards if beats(led, c, trump)]
+        winners = [c for c in cards if beats(CARD_INDEX[led], CARD_INDEX[c], SUITS.index(trump))]
         led_points = POINTS[CARD_INDEX[led]]
         # Win with the cheapest card of the led suit; trump only when the trick is worth it.
         same = [c for c in winners if c[1] == led[1]]

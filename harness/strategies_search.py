@@ -6,7 +6,9 @@ greedy policy; closing is scored by solving every sample exactly, since after a 
 matters is known in the sample. Once the talon is closed or exhausted, every action is scored by
 exact alpha-beta over the samples (after exhaustion there is only one consistent deal).
 
-Values are game points from the mover's side: +n won, -n lost, 0 on a tie.
+Values are game points from the mover's side: +n won, -n lost, 0 on a tie. It plays every game of
+the Sixty-Six family: the observation's pack (classic 24 cards, or Schnapsen's 20) and rules
+(e.g. ``last_trick=wins_deal``, SCH-9) reach the samples, and the engine scores them.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def search_action(obs: Observation, rng: random.Random, budget: Budget = Budget(
     if "claim" in legal and obs.points[me] >= 66 and obs.talon_state == "open":
         return "claim"
     if obs.point == "R":
-        return "exchange"  # the trump card for the nine: never worse
+        return "exchange"  # the trump card for the nine (the jack in Schnapsen): never worse
     if obs.talon_state == "open" and "exchange" in legal:
         return "exchange"
     try:

@@ -1,4 +1,5 @@
 """Sound simple play: wins tricks cheaply, marries, exchanges, closes near 66, claims at 66.
+It plays Sixty-Six and Schnapsen (``games``, sent in Hello).
 
 Run: python sample_bots/greedy_bot.py --arena ADDRESS --token TOKEN (or ARENA_ADDRESS / ARENA_TOKEN).
 """
@@ -15,6 +16,8 @@ from harness.strategies import greedy_action  # noqa: E402
 
 
 class GreedyBot:
+    games: tuple[str, ...] = ("sixtysix", "schnapsen")
+
     def act(self, obs: Observation) -> str:
         return greedy_action(obs)
 

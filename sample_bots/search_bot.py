@@ -1,4 +1,5 @@
 """A strong bot: samples deals consistent with what it has seen and solves them with alpha-beta.
+It plays Sixty-Six and Schnapsen (``games``, sent in Hello).
 
 It stops sampling at half the move limit it is given (``--think`` changes the fraction), so it
 answers in time. The search itself is :mod:`harness.strategies_search`.
@@ -19,6 +20,8 @@ from harness.strategies_search import Budget, search_action  # noqa: E402
 
 
 class SearchBot:
+    games: tuple[str, ...] = ("sixtysix", "schnapsen")
+
     def __init__(self, think: float = 0.5, samples: int = 200) -> None:
         self.think = think
         self.samples = samples

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from harness.games.sixtysix.cards import CLASSIC, Pack
 from harness.games.sixtysix.engine import State, apply, counted_points, deal, legal_actions
 from harness.games.sixtysix.options import Rules
 
@@ -17,12 +18,13 @@ def sensible(s: State, rng: random.Random, close_rate: float = 0.1) -> str:
     return rng.choice(rest or acts)
 
 
-def random_states(n: int, seed: int, rules: Rules = Rules(), close_rate: float = 0.1) -> list[State]:
-    """``n`` states sampled along random deals (every point of the deal, over or not)."""
+def random_states(n: int, seed: int, rules: Rules = Rules(), close_rate: float = 0.1,
+                  pack: Pack = CLASSIC) -> list[State]:
+    """``n`` states sampled along random deals of ``pack`` (every point of the deal, over or not)."""
     rng = random.Random(seed)
     out: list[State] = []
     while len(out) < n:
-        deck = list(range(24))
+        deck = list(pack.cards)
         rng.shuffle(deck)
         s = deal(deck, rules)
         stop = rng.randrange(40)

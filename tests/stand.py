@@ -17,14 +17,17 @@ from typing import Any
 
 import grpc
 
+from harness.games import registry
 from harness.games.sixtysix import Rules, apply, deal, legal_actions
+from harness.games.sixtysix.cards import CLASSIC, SCHNAPSEN
 from harness.games.sixtysix.observe import observe
 from harness.wire import arena_pb2 as pb
 from harness.wire import arena_pb2_grpc as pb_grpc
-from harness.wire.convert import request_to_pb, rules_to_map
+from harness.wire.convert import PROTOCOL_VERSION, request_to_pb
 
 REPO = Path(__file__).resolve().parents[1]
 BOTS = REPO / "sample_bots"
+SDKBOT = REPO / "tests" / "bots" / "sdkbot.py"
 
 
 class Stand(pb_grpc.BotArenaServicer):
@@ -53,9 +56,11 @@ async def stand() -> AsyncIterator[tuple[Stand, Any, str]]:
         await server.stop(0)
 
 
-def spawn(bot: str, address: str | None, token: str = "tok", env_only: bool = False) -> subprocess.Popen[bytes]:
-    env = dict(os.environ)
-    args = [sys.executable, str(BOTS / bot)]
+def spawn(bot: str | Path, address: str | None, token: str = "tok", env_only: bool = False,
+          env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """Start a Python bot: a sample bot by file name, or any script by path."""
+    env = {**os.environ, **(env or {})}
+    args = [sys.executable, str(bot if isinstance(bot, Path) else BOTS / bot)]
     if env_only:
         env.update(ARENA_ADDRESS=address or "", ARENA_TOKEN=token)
     elif address is not None:
@@ -75,22 +80,33 @@ async def wait_exit(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> int
     return proc.returncode
 
 
-async def handshake(servicer: Stand, rules: Rules = Rules()) -> tuple[Any, pb.Hello]:
+async def handshake(servicer: Stand, rules: Rules | None = None, game: str = "sixtysix",
+                    match_id: str = "m1") -> tuple[Any, pb.Hello]:
+    """Take the next bot stream, read its Hello, welcome it and start match ``match_id`` of ``game``
+    (``rules`` default to the game's)."""
     ctx = await asyncio.wait_for(servicer.streams.get(), 15)
     first = await asyncio.wait_for(ctx.read(), 5)
     assert first.WhichOneof("kind") == "hello"
-    await ctx.write(pb.ArenaMessage(welcome=pb.Welcome(session_id="s", protocol_version=1)))
-    await ctx.write(pb.ArenaMessage(match_start=pb.MatchStart(
-        match_id="m1", game="sixtysix", player=0, players=["bot", "other"], rules=rules_to_map(rules))))
+    await ctx.write(pb.ArenaMessage(welcome=pb.Welcome(session_id="s", protocol_version=PROTOCOL_VERSION)))
+    await start_match(ctx, rules, game, match_id)
     return ctx, first.hello
 
 
-def positions(n: int, seed: int, rules: Rules = Rules(), phase2: bool = False) -> list[Any]:
+async def start_match(ctx: Any, rules: Rules | None = None, game: str = "sixtysix", match_id: str = "m1") -> None:
+    g = registry.get(game)
+    await ctx.write(pb.ArenaMessage(match_start=pb.MatchStart(
+        match_id=match_id, game=game, player=0, players=["bot", "other"], teams=[0, 1],
+        rules=g.rules_map(g.rules() if rules is None else rules))))
+
+
+def positions(n: int, seed: int, rules: Rules | None = None, phase2: bool = False, game: str = "sixtysix") -> list[Any]:
     """Observations of the seat to act, from random play (only closed or exhausted talons if ``phase2``)."""
+    rules = registry.get(game).rules() if rules is None else rules
+    pack = SCHNAPSEN if game == "schnapsen" else CLASSIC
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        d = list(range(24))
+        d = list(pack.cards)
         rng.shuffle(d)
         s = deal(d, rules)
         while not s.over and len(out) < n:
@@ -104,5 +120,5 @@ def positions(n: int, seed: int, rules: Rules = Rules(), phase2: bool = False) -
     return out
 
 
-def request(rid: int, obs: Any, move_ms: int = 1000) -> pb.ArenaMessage:
-    return pb.ArenaMessage(request=request_to_pb(rid, "m1", 1, rid % 100000, obs, move_ms, 10000))
+def request(rid: int, obs: Any, move_ms: int = 1000, game: str = "sixtysix", match_id: str = "m1") -> pb.ArenaMessage:
+    return pb.ArenaMessage(request=request_to_pb(rid, match_id, 1, rid % 100000, obs, move_ms, 10000, case=game))

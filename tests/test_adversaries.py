@@ -91,7 +91,7 @@ def check(run_: Run, cause: Cause, detail: str) -> dict:
     assert (r.cause, r.offender, r.winner) == (cause, 1, 0), r
     assert detail in r.detail, r.detail
     end = next(d for d in read(r.record) if d["type"] == "end")
-    assert (end["cause"], end["offender"], end["winner"], end["detail"]) == (str(cause), 1, 0, r.detail)
+    assert (end["cause"], end["offender"], end["ranks"], end["detail"]) == (str(cause), 1, [0, 1], r.detail)
     assert verify(r.record).ok, verify(r.record).divergence
     n = run_.normal
     assert n.cause is Cause.NORMAL and n.offender is None and n.winner is not None, n
@@ -104,13 +104,14 @@ CASES = [
     # (id, adversary args, cause, detail, clock)
     ("1-never-connects", "noconnect", Cause.NO_HELLO, "no Hello within 1 s", FAST),
     ("2-never-says-hello", "nohello", Cause.NO_HELLO, "no Hello within 1 s", FAST),
-    ("3-wrong-protocol-version", "badversion", Cause.NO_HELLO, "protocol_version 2 is not supported", FAST),
+    ("3-wrong-protocol-version", "badversion", Cause.NO_HELLO, "protocol_version 1 is not supported", FAST),
     ("4-hangs", "hang", Cause.TIMEOUT, "no reply within 210 ms", Clock(move_ms=100, bank_ms=100, grace_ms=10)),
     ("6-illegal", "illegal", Cause.ILLEGAL, "is not legal", FAST),
     ("7-bad-kind", "badaction kind", Cause.INVALID, "malformed action: bad action kind value 42", FAST),
-    ("7-bad-rank", "badaction rank", Cause.INVALID, "malformed action: card has a bad rank value 9", FAST),
+    ("7-bad-rank", "badaction rank", Cause.INVALID, "malformed action: card has a bad rank value 14", FAST),
     ("7-bad-suit", "badaction suit", Cause.INVALID, "malformed action: bad suit value 7", FAST),
-    ("7-unknown-text", "badaction text", Cause.INVALID, "malformed action: 'bogus' is not an action", FAST),
+    ("7-unknown-text", "badaction text", Cause.INVALID, "malformed action: the action text has 65 characters (at most 64)", FAST),
+    ("7-unknown-text-is-illegal", "badaction unknown", Cause.ILLEGAL, "'bogus' is not legal", FAST),
     ("7-binary-text", "badaction utf8", Cause.INVALID, "is not an action", FAST),
     ("8-wrong-request-id", "wrongid", Cause.INVALID, "wrong request id", FAST),
     ("9-oversized-message", "oversize 100000", Cause.INVALID, "over the 65536-byte limit", FAST),

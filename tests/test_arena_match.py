@@ -163,7 +163,7 @@ def test_cancelled_match_is_recorded_as_interrupted(tmp_path: Path) -> None:
 
     pgids = asyncio.run(with_arena(go))
     end = next(d for d in read(tmp_path / "int.jsonl") if d["type"] == "end")
-    assert end["cause"] == "interrupted" and end["winner"] is None
+    assert end["cause"] == "interrupted" and end["ranks"] is None
     assert verify(tmp_path / "int.jsonl").ok
     assert survivors(pgids) == []
 
@@ -191,11 +191,11 @@ def test_replay_verifies_a_record_and_reports_the_first_divergence(tmp_path: Pat
 
     lines = Path(r.record).read_text().splitlines()
     end = json.loads(lines[-2])
-    end["winner"] = 1 - end["winner"]
+    end["ranks"] = end["ranks"][::-1]
     lines[-2] = json.dumps(end)
     bad.write_text("\n".join(lines) + "\n")
     rep = verify(bad)
-    assert not rep.ok and rep.divergence.startswith("end: winner")
+    assert not rep.ok and rep.divergence.startswith("end: ranks")
 
 
 def test_full_match_between_two_sample_bots(tmp_path: Path) -> None:

@@ -1,11 +1,12 @@
 """Differential tests: the engine (harness.games.sixtysix) against the independent
-reference model in tests/reference/ref66.py (written from RULES-SPEC section 1 only).
+reference model in tests/reference/ref66.py (written from RULES-SPEC sections 1, 3.1, 7.1
+and Appendix A only), for both games of the family: classic Sixty-Six and Schnapsen.
 
-(a) random decks + random legal play under several policies, default rules and every
-    single non-default Appendix A option value: legal actions and summary() are compared
-    after every action;
+(a) random decks + random legal play under several policies, each game's default rules and
+    every single non-default Appendix A option value: legal actions and summary() are
+    compared after every action;
 (b) perft from random positions, depths 1..4 (and 5..6 for a few);
-(c) the CLI (`python -m harness.cli rules run|perft sixtysix ...`) against the reference.
+(c) the CLI (`python -m harness.cli rules run|perft GAME ...`) against the reference.
 """
 
 from __future__ import annotations
@@ -22,21 +23,38 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # so that `tests.reference` imports under any pytest mode
     sys.path.insert(0, str(REPO))
 
-from harness.games.sixtysix import Rules, apply, deal, legal_actions, parse_deck, perft, summary
-from tests.reference.ref66 import ALL_CARDS, NON_DEFAULT_VALUES, RefDeal
+from harness.games import registry
+from harness.games.sixtysix import apply, deal, legal_actions, parse_deck, perft, summary
+from harness.games.sixtysix.cards import CLASSIC, SCHNAPSEN, Pack
+from tests.reference.ref66 import CARDS_OF, GAME_DEFAULTS, GAMES, RefDeal, non_default_values
 from tests.reference.ref66 import perft as ref_perft
 
-CONFIGS = [{}] + [{name: v} for name, values in NON_DEFAULT_VALUES.items() for v in values]
+PACKS: dict[str, Pack] = {"sixtysix": CLASSIC, "schnapsen": SCHNAPSEN}
+CONFIGS = {g: [{}] + [{name: v} for name, values in non_default_values(g).items() for v in values] for g in GAMES}
+CASES = [(g, cfg) for g in GAMES for cfg in CONFIGS[g]]
 
 
 def cfg_id(cfg: dict) -> str:
     return "default" if not cfg else ",".join(f"{k}={v}" for k, v in cfg.items())
 
 
-def random_deck(rng: random.Random) -> list[str]:
-    cards = list(ALL_CARDS)
+def random_deck(rng: random.Random, game: str = "sixtysix") -> list[str]:
+    cards = list(CARDS_OF[game])
     rng.shuffle(cards)
     return cards
+
+
+def engine_deal(game: str, cards: list[str], cfg: dict):
+    """The engine's deal as the rules tools build it: the game's pack and preset (section 7.1)."""
+    return deal(parse_deck(" ".join(cards), PACKS[game]), registry.get(game).rules(cfg))
+
+
+def test_registry_and_reference_agree_on_games_and_defaults():
+    """Appendix A: each game's default rules (the Schnapsen column for schnapsen, SCH-3..SCH-11)."""
+    assert registry.ids() == GAMES
+    for g in GAMES:
+        assert registry.get(g).rules().to_dict() == GAME_DEFAULTS[g]
+        assert sorted(parse_deck(" ".join(CARDS_OF[g]), PACKS[g])) == sorted(PACKS[g].cards)
 
 
 # --------------------------------------------------------------------------- policies
@@ -107,10 +125,10 @@ POLICIES = {
 DEALS_PER_POLICY = 150  # x 5 policies = 750 deals per option configuration
 
 
-def play_and_compare(cards, cfg, policy, rng):
+def play_and_compare(game, cards, cfg, policy, rng):
     """Play one deal on both models; return None or a mismatch description."""
-    state = deal(parse_deck(" ".join(cards)), Rules.from_mapping(cfg))
-    ref = RefDeal(cards, cfg)
+    state = engine_deal(game, cards, cfg)
+    ref = RefDeal(cards, cfg, game)
     actions: list[str] = []
     while True:
         eng_legal = sorted(legal_actions(state))
@@ -119,6 +137,7 @@ def play_and_compare(cards, cfg, policy, rng):
         ref_sum = ref.summary()
         if eng_legal != ref_legal or eng_sum != ref_sum:
             return {
+                "game": game,
                 "deck": " ".join(cards),
                 "actions": " ".join(actions),
                 "rules": cfg,
@@ -135,38 +154,66 @@ def play_and_compare(cards, cfg, policy, rng):
 
 
 @pytest.mark.parametrize("policy_name", list(POLICIES))
-@pytest.mark.parametrize("cfg", CONFIGS, ids=[cfg_id(c) for c in CONFIGS])
-def test_random_play_matches_reference(cfg, policy_name):
-    seed = sum(map(ord, cfg_id(cfg) + policy_name)) * 7919
+@pytest.mark.parametrize("game, cfg", CASES, ids=[f"{g}-{cfg_id(c)}" for g, c in CASES])
+def test_random_play_matches_reference(game, cfg, policy_name):
+    # the classic seeds are those of the single-game version of this test
+    prefix = "" if game == "sixtysix" else game
+    seed = sum(map(ord, prefix + cfg_id(cfg) + policy_name)) * 7919
     rng = random.Random(seed)
     policy = POLICIES[policy_name]
     for _ in range(DEALS_PER_POLICY):
-        cards = random_deck(rng)
-        mismatch = play_and_compare(cards, cfg, policy, rng)
+        cards = random_deck(rng, game)
+        mismatch = play_and_compare(game, cards, cfg, policy, rng)
         assert mismatch is None, json.dumps(mismatch, indent=1)
 
 
-def test_reference_reaches_all_scoring_rows():
+@pytest.mark.parametrize(
+    "game, cfgs, expected",
+    [
+        ("sixtysix", ({}, {"beaten_closer_points": "as_failed_close"}), {1, 2, 3, 4, 5, 6, 7, 8}),
+        # SCH-9: a played-out unclosed deal always has a winner, so row 8 needs bonus10
+        ("schnapsen", ({},), {1, 2, 3, 4, 5, 6, 7}),
+        ("schnapsen", ({"last_trick": "bonus10"},), {1, 2, 3, 4, 5, 6, 7, 8}),
+    ],
+)
+def test_reference_reaches_all_scoring_rows(game, cfgs, expected):
     """Sanity check of the test itself: the policies exercise every scoring row."""
     rows = set()
     rng = random.Random(99)
-    for cfg in ({}, {"beaten_closer_points": "as_failed_close"}):
+    for cfg in cfgs:
         for policy in POLICIES.values():
-            for _ in range(150):
-                ref = RefDeal(random_deck(rng), cfg)
+            for _ in range(150 if game == "sixtysix" else 300):
+                ref = RefDeal(random_deck(rng, game), cfg, game)
                 while not ref.over:
                     ref.act(policy(rng, ref.legal(), ref))
                 rows.add(ref.row)
-    assert rows == {1, 2, 3, 4, 5, 6, 7, 8}
+    assert rows == expected
+
+
+def test_policies_reach_marriage_after_close_in_schnapsen():
+    """Sanity check: the differential games above do contain a close followed by a marriage in the
+    same turn (66-5.1, section 7.1), the behaviour that changed with marriage_in_phase2."""
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(300):
+        ref = RefDeal(random_deck(rng, "schnapsen"), None, "schnapsen")
+        prev = None
+        while not ref.over:
+            a = policy_declarer(rng, ref.legal(), ref)
+            if prev == "close" and a.startswith("marry:"):
+                seen += 1
+            prev = a
+            ref.act(a)
+    assert seen > 0
 
 
 # --------------------------------------------------------------------------- perft
 
 
-def random_position(rng, cfg, max_prefix):
-    cards = random_deck(rng)
-    state = deal(parse_deck(" ".join(cards)), Rules.from_mapping(cfg))
-    ref = RefDeal(cards, cfg)
+def random_position(rng, cfg, max_prefix, game="sixtysix"):
+    cards = random_deck(rng, game)
+    state = engine_deal(game, cards, cfg)
+    ref = RefDeal(cards, cfg, game)
     actions = []
     for _ in range(rng.randrange(max_prefix + 1)):
         if ref.over:
@@ -183,14 +230,16 @@ PERFT_CASES = list(range(20))
 
 
 @pytest.mark.parametrize("case", PERFT_CASES)
-def test_perft_matches_reference(case):
-    rng = random.Random(1000 + case)
-    cfg = CONFIGS[(case * 5) % len(CONFIGS)]
-    cards, actions, state, ref = random_position(rng, cfg, 30)
+@pytest.mark.parametrize("game", GAMES)
+def test_perft_matches_reference(game, case):
+    rng = random.Random(1000 + case + (0 if game == "sixtysix" else 500))
+    configs = CONFIGS[game]
+    cfg = configs[(case * 5) % len(configs)]
+    cards, actions, state, ref = random_position(rng, cfg, 30 if game == "sixtysix" else 24, game)
     max_depth = 6 if case in (3, 11) else (5 if case in (0, 7, 15) else 4)
     for d in range(1, max_depth + 1):
         assert perft(state, d) == ref_perft(ref, d), (
-            f"depth {d}; deck={' '.join(cards)!r} actions={' '.join(actions)!r} rules={cfg}"
+            f"{game} depth {d}; deck={' '.join(cards)!r} actions={' '.join(actions)!r} rules={cfg}"
         )
 
 
@@ -218,12 +267,14 @@ def _cli(args):
 
 
 @pytest.mark.skipif(not CLI_PRESENT, reason="harness/cli.py does not exist yet (CLI is issue 2)")
-def test_cli_matches_reference():
-    rng = random.Random(4242)
+@pytest.mark.parametrize("game", GAMES)
+def test_cli_matches_reference(game):
+    rng = random.Random(4242 if game == "sixtysix" else 2424)
+    configs = CONFIGS[game]
     for i in range(6):
-        cfg = CONFIGS[(i * 7) % len(CONFIGS)]
-        cards, actions, _state, ref = random_position(rng, cfg, 25)
-        args = ["rules", "run", "sixtysix", "--deck", " ".join(cards)]
+        cfg = configs[(i * 7) % len(configs)]
+        cards, actions, _state, ref = random_position(rng, cfg, 25 if game == "sixtysix" else 20, game)
+        args = ["rules", "run", game, "--deck", " ".join(cards)]
         if actions:
             args += ["--actions", " ".join(actions)]
         args += _rule_args(cfg)
@@ -234,7 +285,7 @@ def test_cli_matches_reference():
         assert json.loads(proc.stdout) == ref.summary(), (cards, actions, cfg)
 
         depth = 3
-        pargs = ["rules", "perft", "sixtysix", "--deck", " ".join(cards)]
+        pargs = ["rules", "perft", game, "--deck", " ".join(cards)]
         if actions:
             pargs += ["--actions", " ".join(actions)]
         pargs += _rule_args(cfg) + ["--depth", str(depth)]
@@ -255,10 +306,10 @@ def deck_from_listing(a_hand: str, b_hand: str, talon: str) -> list[str]:
     return a[0:3] + b[0:3] + a[3:6] + b[3:6] + [t[-1]] + t[:-1]
 
 
-def both(cards, actions, cfg=None):
+def both(cards, actions, cfg=None, game="sixtysix"):
     cfg = cfg or {}
-    state = deal(parse_deck(" ".join(cards)), Rules.from_mapping(cfg))
-    ref = RefDeal(cards, cfg)
+    state = engine_deal(game, cards, cfg)
+    ref = RefDeal(cards, cfg, game)
     for a in actions:
         state = apply(state, a)
         ref.act(a)
@@ -325,3 +376,25 @@ def test_point_R_respects_exchange_min_talon():
     assert ref.point == "R" and ref.legal() == ["exchange", "pass"]
     _, ref = both(cards, prefix + ["close"], {"exchange_min_talon": 4})
     assert ref.point == "L" and ref.to_act == closer
+
+
+def test_marriage_after_close_in_the_same_turn():
+    """66-5.1 / section 7.1: with marriage_in_phase2 a marriage may follow a close in the same turn;
+    without it (classic default, 66-9.3, T38) it may not.  Checked on both models.
+
+    Classic deal T22 (A holds KH QH): A wins trick 1 and closes at point D.  Schnapsen deal
+    (SCH-2): A holds KH QH, closes at the first lead (close_before_first_trick) and marries."""
+    _, ref = both(T22, ["AH", "9H", "close"])
+    assert "marry:H" not in ref.legal()
+    _, ref = both(T22, ["AH", "9H", "close"], {"marriage_in_phase2": True})
+    assert "marry:H" in ref.legal()
+    _, ref = both(T22, ["AH", "9H", "close", "marry:H"], {"marriage_in_phase2": True})
+    assert ref.legal() == ["KH", "QH", "claim"] and ref.summary()["points"] == [31, 0]
+    # Schnapsen: A = KH QH AC | TC JD, B = AH TH KC | QC JC, trump card JS, talon d[11..19]
+    sch = "KH QH AC AH TH KC JS TC JD QC JC AS TS KS QS AD TD KD QD JH".split()
+    _, ref = both(sch, ["close"], None, "schnapsen")
+    assert ref.legal() == ["AC", "JD", "KH", "QH", "TC", "claim", "marry:H"]
+    _, ref = both(sch, ["close", "marry:H"], None, "schnapsen")
+    assert ref.legal() == ["KH", "QH", "claim"] and ref.summary()["points"] == [0, 0]  # pending (66-9.5)
+    _, ref = both(sch, ["close"], {"marriage_in_phase2": False}, "schnapsen")
+    assert "marry:H" not in ref.legal()

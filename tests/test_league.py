@@ -29,6 +29,9 @@ PY = sys.executable
 RANDOM_BOT = str(ROOT / "sample_bots" / "random_bot.py")
 LEAGUE_BOT = str(ROOT / "tests" / "bots" / "leaguebot.py")
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+# the entrant id of player 0 and of player 1 of a match row (the league stores one seats row per player)
+P0 = "(SELECT entrant FROM seats s WHERE s.match_id = matches.match_id AND s.player = 0)"
+P1 = "(SELECT entrant FROM seats s WHERE s.match_id = matches.match_id AND s.player = 1)"
 
 
 def wait_for(what: str, pred: Callable[[], Any], timeout: float = 30.0, step: float = 0.05) -> Any:
@@ -240,7 +243,7 @@ def test_disconnect_mid_match_forfeits_after_grace_and_a_quick_rejoin_plays_on(
     procs.append(lg.league_bot(steady.token, "random"))
     rows = wait_for("two forfeits by hang", lambda: len(lg.rows(
         "SELECT cause, offender, detail, duration_s FROM matches WHERE cause = 'disconnect'")) >= 2 and lg.rows(
-        "SELECT cause, offender, detail, duration_s, player0 FROM matches WHERE finished IS NOT NULL"), 60)
+        f"SELECT cause, offender, detail, duration_s, {P0} FROM matches WHERE finished IS NOT NULL"), 60)
     hang_id = lg.rows("SELECT id FROM entrants WHERE name = 'hang'")[0][0]
     cause, offender, detail, duration, p0 = rows[0]
     assert cause == "disconnect" and (p0 == hang_id) == (offender == 0)
@@ -267,7 +270,7 @@ def test_stale_request_ids_never_reach_another_seat(tmp_path: Path, procs: list[
     wait_for("a pair of matches", lambda: lg.board().matches >= 2, 60)
     stale_id = lg.rows("SELECT id FROM entrants WHERE name = 'stale'")[0][0]
     (cause, offender, p0, p1, detail), *rest = lg.rows(
-        "SELECT cause, offender, player0, player1, detail FROM matches WHERE finished IS NOT NULL ORDER BY seq")
+        f"SELECT cause, offender, {P0}, {P1}, detail FROM matches WHERE finished IS NOT NULL ORDER BY seq")
     # the stale replies only ever reach the stale bot's own session, which forfeits for them (and its stream
     # is closed, so it also loses the return leg); the honest bot is never charged with anything
     assert cause == "invalid" and (p0, p1)[offender] == stale_id and "already answered" in detail, detail
@@ -362,8 +365,12 @@ def test_health_reflection_and_abuse(tmp_path: Path, procs: list[Proc]) -> None:
     # malformed or unexpected messages close that stream with a clear status
     play = lg.channel.stream_stream("/arena.v1.BotArena/Play", request_serializer=None, response_deserializer=None)
     c = lg.register("c", secret=a.owner_secret)
-    hello = pb.BotMessage(hello=pb.Hello(name="c", protocol_version=1, games=["sixtysix"], token=c.token))
+    hello = pb.BotMessage(hello=pb.Hello(name="c", protocol_version=2, games=["sixtysix"], token=c.token))
+    v1 = pb.BotMessage(hello=pb.Hello(name="c", protocol_version=1, games=["sixtysix"], token=c.token))
+    other = pb.BotMessage(hello=pb.Hello(name="c", protocol_version=2, games=["schnapsen"], token=c.token))
     for msgs, code, words in (
+        ([v1.SerializeToString()], grpc.StatusCode.FAILED_PRECONDITION, "protocol_version 1 is not supported"),
+        ([other.SerializeToString()], grpc.StatusCode.FAILED_PRECONDITION, "this league plays sixtysix"),
         ([b"\xff\xffnot protobuf"], grpc.StatusCode.INVALID_ARGUMENT, "does not decode"),
         ([hello.SerializeToString(), b"\xff\xffnot protobuf"], grpc.StatusCode.INVALID_ARGUMENT, "undecodable"),
         ([hello.SerializeToString(), hello.SerializeToString()], grpc.StatusCode.INVALID_ARGUMENT, "expected a Reply"),
@@ -396,13 +403,13 @@ def test_health_reflection_and_abuse(tmp_path: Path, procs: list[Proc]) -> None:
     ids = [r[0] for r in lg.rows("SELECT id FROM entrants WHERE name IN ('a', 'b')")]
 
     def normal_ab() -> int:
-        return lg.rows("SELECT COUNT(*) FROM matches WHERE cause = 'normal' AND player0 IN (?, ?) "
-                       "AND player1 IN (?, ?)", *ids, *ids)[0][0]
+        return lg.rows(f"SELECT COUNT(*) FROM matches WHERE cause = 'normal' AND {P0} IN (?, ?) "
+                       f"AND {P1} IN (?, ?)", *ids, *ids)[0][0]
 
     n = normal_ab()
     wait_for("more matches between a and b", lambda: normal_ab() > n, 60)
     for p0, p1, cause, offender in lg.rows(
-            "SELECT player0, player1, cause, offender FROM matches WHERE finished IS NOT NULL"):
+            f"SELECT {P0}, {P1}, cause, offender FROM matches WHERE finished IS NOT NULL"):
         assert cause == "normal" or (p0, p1)[offender] not in ids, (p0, p1, cause, offender)  # only the abuser forfeits
     assert lg.stop() == 0
 
@@ -416,6 +423,6 @@ def test_the_pair_cap_limits_matches_per_pair_per_day(tmp_path: Path, procs: lis
     wait_for("one duplicate pair", lambda: lg.board().matches >= 2, 60)
     time.sleep(1.0)  # ten more round ticks: the pair has met its cap for today
     assert lg.board().matches == 2 and lg.rows("SELECT COUNT(*) FROM rounds") == [(1,)]
-    seeds = lg.rows("SELECT seed, player0, player1 FROM matches ORDER BY seq")
+    seeds = lg.rows(f"SELECT seed, {P0}, {P1} FROM matches ORDER BY seq")
     assert seeds[0][0] == seeds[1][0] and seeds[0][1:] == seeds[1][2:0:-1]  # same seed, seats swapped
     assert lg.stop() == 0

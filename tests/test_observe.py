@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import random
 
-from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, cards_in
+import pytest
+
+from harness.games.registry import get
+from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, CLASSIC, SCHNAPSEN, Pack, cards_in
 from harness.games.sixtysix.engine import State
+from harness.games.sixtysix.options import Rules
 from harness.games.sixtysix.observe import observe
 from tests.playing import random_states
 
@@ -16,7 +20,7 @@ def hidden_from(s: State, seat: int) -> list[int]:
     played = {CARD_INDEX[a] for _, a in s.history if a in CARD_INDEX}
     shown = {CARD_INDEX[c] for c in o.opponent_known}
     opp = [c for c in cards_in(s.hands[1 - seat]) if c not in shown]
-    talon = [c for c in s.talon[:-1]] if s.drawn < 12 else []
+    talon = [c for c in s.talon[:-1]] if s.drawn < s.talon_n else []
     hidden = opp + talon
     assert not (set(hidden) & played)
     return hidden
@@ -29,17 +33,23 @@ def reassign(s: State, seat: int, rng: random.Random) -> State:
     rng.shuffle(perm)
     sigma = dict(zip(hidden, perm))
     deck = tuple(sigma.get(c, c) for c in s.deck)
+    stock = tuple(sigma.get(c, c) for c in s.stock)
     hands = [0, 0]
     for p in (0, 1):
         for c in cards_in(s.hands[p]):
             hands[p] |= 1 << sigma.get(c, c)
-    return s._replace(deck=deck, hands=(hands[0], hands[1]))
+    return s._replace(deck=deck, stock=stock, hands=(hands[0], hands[1]))
 
 
-def test_observation_is_identical_under_every_reassignment_of_hidden_cards() -> None:
+PACKS = pytest.mark.parametrize("pack,rules", [(CLASSIC, Rules()), (SCHNAPSEN, get("schnapsen").rules())],
+                                ids=["sixtysix", "schnapsen"])
+
+
+@PACKS
+def test_observation_is_identical_under_every_reassignment_of_hidden_cards(pack: Pack, rules: Rules) -> None:
     rng = random.Random(5)
     changed = 0
-    for s in random_states(3000, seed=11):
+    for s in random_states(3000, seed=11, rules=rules, pack=pack):
         for seat in (0, 1):
             base = observe(s, seat)
             for _ in range(2):
@@ -49,8 +59,9 @@ def test_observation_is_identical_under_every_reassignment_of_hidden_cards() -> 
     assert changed > 2000  # the reassignments really moved the opponent's cards
 
 
-def test_observation_shows_own_hand_and_public_facts() -> None:
-    for s in random_states(300, seed=3):
+@PACKS
+def test_observation_shows_own_hand_and_public_facts(pack: Pack, rules: Rules) -> None:
+    for s in random_states(300, seed=3, rules=rules, pack=pack):
         for seat in (0, 1):
             o = observe(s, seat)
             assert o.hand == tuple(sorted(CARD_STR[c] for c in cards_in(s.hands[seat])))
@@ -63,10 +74,11 @@ def test_observation_shows_own_hand_and_public_facts() -> None:
                 assert o.legal == ()
 
 
-def test_the_seat_sees_a_change_of_its_own_hand() -> None:
+@PACKS
+def test_the_seat_sees_a_change_of_its_own_hand(pack: Pack, rules: Rules) -> None:
     """A control: swapping a card between the seat's hand and the hidden cards changes what it sees."""
     rng = random.Random(2)
-    for s in random_states(200, seed=8):
+    for s in random_states(200, seed=8, rules=rules, pack=pack):
         seat = 0
         hidden = hidden_from(s, seat)
         own = cards_in(s.hands[seat])

@@ -16,10 +16,23 @@ import sys
 import time
 from pathlib import Path
 
+import zlib
+from typing import Any
+
+from harness.games.schnapsen import GAME as SCHNAPSEN_GAME
 from harness.games.sixtysix import Rules
+from harness.sdk import run
+from harness.sdk.client import bot_games
 from harness.wire import arena_pb2 as pb
 from harness.wire.convert import action_from_pb
-from stand import BOTS, handshake, positions, request, spawn, stand, wait_exit
+from stand import BOTS, SDKBOT, handshake, positions, request, spawn, stand, start_match, wait_exit
+
+
+def pick(obs: Any, game: str) -> str:
+    """What tests/bots/sdkbot.py answers to ``obs`` (the same function, computed here)."""
+    legal = [a for a in obs.legal if a != "claim" or obs.points[obs.seat] >= 66] or list(obs.legal)
+    key = repr((game, sorted(obs.rules.to_dict().items()), obs.hand, obs.legal, obs.history, obs.talon_size))
+    return legal[zlib.crc32(key.encode()) % len(legal)]
 
 
 def test_concurrent_requests_then_goodbye() -> None:
@@ -29,7 +42,7 @@ def test_concurrent_requests_then_goodbye() -> None:
         async with stand() as (servicer, _, address):
             proc = spawn("random_bot.py", address)
             ctx, hello = await handshake(servicer, rules)
-            assert (hello.token, hello.protocol_version, list(hello.games)) == ("tok", 1, ["sixtysix"])
+            assert (hello.token, hello.protocol_version) == ("tok", 2) and "sixtysix" in hello.games
             assert hello.max_concurrent == 8 and hello.name == "random"
             obs = positions(60, 1, rules)
             ids = random.Random(2).sample(range(1, 10**9), len(obs))
@@ -46,6 +59,111 @@ def test_concurrent_requests_then_goodbye() -> None:
             assert b"goodbye" in proc.stderr.read()
 
     asyncio.run(main())
+
+
+def test_each_match_is_decoded_with_its_own_game_and_rules() -> None:
+    """One stream, two matches at once: a Schnapsen match (its Appendix A defaults but one option
+    changed) and a Sixty-Six match. The SDK bot's answer depends on the game, the rules and the
+    whole observation it decoded, so every answer shows the decode was exact."""
+    sch_rules = SCHNAPSEN_GAME.rules({"public_trick_history": False, "match_target": 4})
+    six_rules = Rules(exchange_rank="J", marriage_in_phase2=True)
+
+    async def main() -> None:
+        async with stand() as (servicer, _, address):
+            proc = spawn(SDKBOT, address)
+            ctx, hello = await handshake(servicer, sch_rules, game="schnapsen", match_id="s1")
+            assert (hello.name, hello.protocol_version, list(hello.games)) == ("sdkbot", 2, ["sixtysix", "schnapsen"])
+            await start_match(ctx, six_rules, game="sixtysix", match_id="c1")
+            sch = positions(40, 3, sch_rules, game="schnapsen")
+            six = positions(40, 4, six_rules)
+            assert all(o.pack == "schnapsen" and len(o.hand) <= 5 for o in sch)
+            jobs = {}
+            for i, (a, b) in enumerate(zip(sch, six)):
+                jobs[2 * i + 1] = ("schnapsen", a)
+                jobs[2 * i + 2] = ("sixtysix", b)
+            for rid, (game, o) in jobs.items():
+                await ctx.write(request(rid, o, game=game, match_id="s1" if game == "schnapsen" else "c1"))
+            for _ in range(len(jobs)):
+                msg = await asyncio.wait_for(ctx.read(), 10)
+                game, o = jobs.pop(msg.reply.request_id)
+                assert action_from_pb(msg.reply.action) == pick(o, game), (game, o)
+            assert not jobs
+            await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye(reason="done")))
+            assert await wait_exit(proc) == 0
+            assert b"Traceback" not in proc.stderr.read()
+
+    asyncio.run(main())
+
+
+def test_a_request_before_its_match_start_uses_the_games_defaults() -> None:
+    """No MatchStart for the match: the observation case names the game, its default rules apply."""
+    async def main() -> None:
+        async with stand() as (servicer, _, address):
+            proc = spawn(SDKBOT, address)
+            ctx, _ = await handshake(servicer)
+            obs = positions(10, 6, game="schnapsen")
+            for rid, o in enumerate(obs, 1):
+                await ctx.write(request(rid, o, game="schnapsen", match_id="unannounced"))
+                msg = await asyncio.wait_for(ctx.read(), 10)
+                assert msg.reply.request_id == rid and action_from_pb(msg.reply.action) == pick(o, "schnapsen")
+            await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye()))
+            assert await wait_exit(proc) == 0
+
+    asyncio.run(main())
+
+
+def test_a_bot_that_raises_still_answers_the_first_legal_action() -> None:
+    async def main() -> None:
+        async with stand() as (servicer, _, address):
+            proc = spawn(SDKBOT, address, env={"SDKBOT_RAISE": "1"})
+            ctx, _ = await handshake(servicer, game="schnapsen")
+            for rid, o in enumerate(positions(5, 7, game="schnapsen"), 1):
+                await ctx.write(request(rid, o, game="schnapsen"))
+                msg = await asyncio.wait_for(ctx.read(), 10)
+                assert action_from_pb(msg.reply.action) == o.legal[0]
+            await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye()))
+            assert await wait_exit(proc) == 0
+            assert b"act() raised" in proc.stderr.read()
+
+    asyncio.run(main())
+
+
+def test_a_request_that_does_not_decode_gets_no_answer() -> None:
+    """A Schnapsen request in a match announced as Sixty-Six: the SDK says so and does not guess."""
+    async def main() -> None:
+        async with stand() as (servicer, _, address):
+            proc = spawn(SDKBOT, address)
+            ctx, _ = await handshake(servicer)  # m1 is Sixty-Six
+            sch, six = positions(1, 8, game="schnapsen")[0], positions(1, 8)[0]
+            await ctx.write(request(1, sch, game="schnapsen"))
+            await ctx.write(request(2, six))
+            msg = await asyncio.wait_for(ctx.read(), 10)
+            assert msg.reply.request_id == 2  # request 1 was skipped
+            await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye()))
+            assert await wait_exit(proc) == 0
+            assert b"request 1 does not decode: the request carries no sixtysix observation" in proc.stderr.read()
+
+    asyncio.run(main())
+
+
+class _Lists:
+    def __init__(self, games: Any) -> None:
+        self.games = games
+
+    def act(self, obs: Any) -> str:
+        return str(obs.legal[0])
+
+
+def test_declared_games() -> None:
+    assert bot_games(_Lists(("schnapsen",))) == ("schnapsen",)
+    assert bot_games(_Lists("schnapsen")) == ("schnapsen",)
+    assert bot_games(object()) == ("sixtysix",)
+
+
+def test_a_bot_listing_an_unknown_game_is_a_one_line_error(capsys: Any) -> None:
+    assert run(_Lists(("sixtysix", "chess")), ["--arena", "127.0.0.1:9"], name="x") == 2
+    err = capsys.readouterr().err
+    assert err.strip().count("\n") == 0 and "no wire codec for game 'chess'" in err
 
 
 def test_sigterm_ends_the_bot_cleanly() -> None:

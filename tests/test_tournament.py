@@ -99,7 +99,7 @@ def test_store_refuses_other_schema_versions_and_other_files(tmp_path):
     con.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
     con.commit()
     con.close()
-    with pytest.raises(StoreError, match="schema version 99; this arena reads version 1"):
+    with pytest.raises(StoreError, match="schema version 99; this arena reads version 2"):
         Store(db)
     other = tmp_path / "b.db"
     con = sqlite3.connect(other)
@@ -123,7 +123,7 @@ class FakeEntrant:
 
 
 def fake_play(log: list, in_flight: list, delay: float = 0.002):
-    async def play(pair, *, match_id, seed, rules, clock, record_dir):
+    async def play(pair, *, match_id, seed, game, rules, clock, record_dir):
         in_flight.append(1)
         log.append(("start", match_id, len(in_flight)))
         await asyncio.sleep(delay * (1 + seed % 3))
@@ -137,8 +137,8 @@ def fake_play(log: list, in_flight: list, delay: float = 0.002):
         record = Path(record_dir) / f"{match_id}.jsonl"
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(json.dumps({"match_id": match_id}) + "\n")
-        return MatchResult(match_id, seed, (a, b), w, tuple(scores), Cause.NORMAL, None, "", 3, 50, str(record),
-                           0.01)
+        return MatchResult(match_id, seed, game, (a, b), (0, 1) if w == 0 else (1, 0), tuple(scores), (0, 1),
+                           Cause.NORMAL, None, "", 3, 50, str(record), 0.01)
     return play
 
 
@@ -199,9 +199,9 @@ def test_stop_then_resume_replays_half_pairs_and_loses_nothing(tmp_path):
 def test_interrupted_matches_are_not_recorded(tmp_path):
     cfg, store, t, ents = _setup(tmp_path, names=("strong", "weak"), rounds=1, concurrency=1)
 
-    async def play(pair, *, match_id, seed, rules, clock, record_dir):
-        return MatchResult(match_id, seed, (pair[0].name, pair[1].name), None, (0, 0), Cause.INTERRUPTED, None,
-                           "cancelled", 0, 0, None, 0.0)
+    async def play(pair, *, match_id, seed, game, rules, clock, record_dir):
+        return MatchResult(match_id, seed, game, (pair[0].name, pair[1].name), None, (0, 0), (0, 1),
+                           Cause.INTERRUPTED, None, "cancelled", 0, 0, None, 0.0)
 
     rep = asyncio.run(runner.run(cfg, store, t, entrants=ents, play=play, stop=asyncio.Event()))
     assert rep.played == 0 and rep.pending == 2 and store.matches(t.id) == []

@@ -1,7 +1,7 @@
 """Bodies of ``arena match`` and ``arena replay`` (argparse is wired in harness/cli.py).
 
 ``cmd_match`` reads these attributes of ``args`` (defaults apply when one is missing):
-bot_a, bot_b (command or ``remote:NAME``), seed (int or None = random), move_time (s, 1.0),
+bots (one command or ``remote:NAME`` per player), game ("sixtysix"), seed (int or None = random), move_time (s, 1.0),
 time_bank (s, 10.0), rule (list of name=value), out (dir, "results"), listen ("127.0.0.1:0" or
 ``unix:PATH``), hello_time (s, 10.0 for commands), live (bool, True).
 ``cmd_replay`` reads ``args.file``.
@@ -20,8 +20,9 @@ from typing import Any
 
 from rich.console import Console
 
-from harness.games.sixtysix.options import Rules
-from harness.render import deal_panel, match_summary
+from harness.games.base import Game
+from harness.games.registry import get as get_game
+from harness.render import deal_view, match_summary
 
 from .entrant import REMOTE_PREFIX, Entrant
 from .match import play_match
@@ -31,7 +32,7 @@ from .result import Cause, Clock, MatchResult
 from .server import Arena
 
 
-def bot_names(spec_a: str, spec_b: str) -> tuple[str, str]:
+def bot_names(*specs: str) -> tuple[str, ...]:
     """Short names from bot specs: a script's stem or the remote name; made distinct.
 
     >>> bot_names("python sample_bots/random_bot.py", "python sample_bots/random_bot.py")
@@ -44,8 +45,8 @@ def bot_names(spec_a: str, spec_b: str) -> tuple[str, str]:
         word = next((w for w in words[1:] if not w.startswith("-")), words[0]) if words else "bot"
         return re.sub(r"[^A-Za-z0-9_.-]", "_", Path(word).stem) or "bot"
 
-    a, b = one(spec_a), one(spec_b)
-    return (f"{a}-1", f"{b}-2") if a == b else (a, b)
+    names = [one(s) for s in specs]
+    return tuple(f"{n}-{i + 1}" if names.count(n) > 1 else n for i, n in enumerate(names))
 
 
 def _record_path(out: Path, match_id: str) -> Path:
@@ -58,13 +59,18 @@ def _record_path(out: Path, match_id: str) -> Path:
 
 
 def cmd_match(args: Namespace) -> int:
-    """Play one match between two bots, shown live; write its record. Exit 0 when the match ended
+    """Play one match between bots, shown live; write its record. Exit 0 when the match ended
     (forfeits included), 2 on bad arguments, 130 when interrupted."""
     err = Console(stderr=True)
     try:
-        rules = Rules.parse(getattr(args, "rule", None) or [])
+        game = get_game(getattr(args, "game", None) or "sixtysix")
+        rules = game.rules(dict(_assignment(a) for a in getattr(args, "rule", None) or []))
     except ValueError as e:
         err.print(f"arena: {e}", markup=False)
+        return 2
+    bots = list(getattr(args, "bots", None) or [])
+    if len(bots) != game.players(rules):
+        err.print(f"arena: {game.title} is played by {game.players(rules)} bots, {len(bots)} given", markup=False)
         return 2
     move, bank = getattr(args, "move_time", 1.0), getattr(args, "time_bank", 10.0)
     if move <= 0 or bank < 0:
@@ -73,56 +79,64 @@ def cmd_match(args: Namespace) -> int:
     seed = args.seed if getattr(args, "seed", None) is not None else random.randrange(1 << 31)
     clock = Clock(move_ms=round(move * 1000), bank_ms=round(bank * 1000))
     try:
-        return asyncio.run(_match(args, rules, seed, clock))
+        return asyncio.run(_match(args, bots, game, rules, seed, clock))
     except KeyboardInterrupt:
         err.print("arena: interrupted")
         return 130
 
 
-async def _match(args: Namespace, rules: Rules, seed: int, clock: Clock) -> int:
+def _assignment(item: str) -> tuple[str, str]:
+    """``name=value`` as a pair; ValueError names a malformed one."""
+    name, sep, value = item.partition("=")
+    if not sep:
+        raise ValueError(f"rule option {item!r} is not written name=value")
+    return name.strip(), value.strip()
+
+
+async def _match(args: Namespace, bots: list[str], game: Game[Any, Any, Any], rules: Any, seed: int,
+                 clock: Clock) -> int:
     console = Console()
-    names = bot_names(args.bot_a, args.bot_b)
+    names = bot_names(*bots)
     hello = getattr(args, "hello_time", None)
     arena = Arena()
     address = await arena.start(getattr(args, "listen", None) or "127.0.0.1:0")
-    entrants = tuple(Entrant.parse(spec, name, arena=arena, hello_s=hello)
-                     for spec, name in zip((args.bot_a, args.bot_b), names))
+    entrants = tuple(Entrant.parse(spec, name, arena=arena, hello_s=hello) for spec, name in zip(bots, names))
     for e in entrants:
         if e.remote_name is not None:
             console.print(f"waiting for remote bot [bold]{e.name}[/]: ARENA_ADDRESS={address} "
                           f"ARENA_TOKEN={e.token}", highlight=False)
-    match_id = f"{names[0]}-vs-{names[1]}-s{seed}"
+    match_id = f"{'-vs-'.join(names)}-s{seed}"
     out = Path(getattr(args, "out", None) or "results")
-    view = LiveView(players=names, seed=seed, banks_ms=[clock.bank_ms, clock.bank_ms])
+    view = LiveView(players=names, seed=seed, title=game.title, banks_ms=[clock.bank_ms] * len(names))
     result: list[MatchResult] = []
     show_live = getattr(args, "live", True)
-    from harness.cli import live_display
+    from harness.live import live_display
 
     live = live_display(lambda: live_view(view), console, 8, transient=True)
 
     def on_event(ev: dict[str, Any]) -> None:
         kind = ev["type"]
         if kind == "deal":
-            view.deal_no, view.dealer, view.scores, view.state = ev["deal_no"], ev["dealer"], ev["scores"], ev["state"]
+            view.deal_no, view.scores, view.match = ev["deal_no"], ev["scores"], ev["match"]
             view.status = "playing"
         elif kind == "action":
             view.decisions = ev["decision_no"]
             view.banks_ms[ev["player"]] = ev["bank_ms"]
             view.last.append(ev["action"])
             del view.last[:-24]
-            if ev["state"] is not None:
-                view.state = ev["state"]
+            if ev["match"] is not None:
+                view.match = ev["match"]
         elif kind == "deal_end":
             view.last.clear()
             view.scores = ev["scores"]
-            console.print(deal_panel(ev["rules"], ev["result"], names, ev["scores"]))
+            console.print(deal_view(game.id, ev["rules"], ev["record"], names))
         elif kind == "end":
             result.append(ev["result"])
 
     try:
         if show_live:
             live.start()
-        await play_match(entrants, match_id=match_id, seed=seed, rules=rules, clock=clock,
+        await play_match(entrants, match_id=match_id, seed=seed, game=game.id, rules=rules, clock=clock,
                          record_path=_record_path(out, match_id), on_event=on_event)
     finally:
         if show_live:
@@ -130,7 +144,7 @@ async def _match(args: Namespace, rules: Rules, seed: int, clock: Clock) -> int:
         await asyncio.gather(*(e.stop() for e in entrants))
         await arena.stop()
     r = result[0]
-    console.print(match_summary(names, r.scores, r.winner))
+    console.print(match_summary(names, r.scores, r.ranks, teams=r.teams))
     console.print(result_text(r))
     console.print(f"record: {r.record}", highlight=False)
     return 0 if r.cause is not Cause.INTERRUPTED else 130

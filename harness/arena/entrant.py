@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Protocol
 
 from .limits import Limits
 from .process import BotProcess, describe_exit
@@ -13,6 +14,21 @@ from .result import Cause, Fault
 from .server import Arena, Session
 
 REMOTE_PREFIX = "remote:"
+
+
+class Player(Protocol):
+    """What the match loop needs of a participant: an :class:`Entrant`, or a league's seat (which may
+    also offer ``rejoin(fault) -> Session | Fault`` after a lost stream)."""
+
+    name: str
+
+    async def ensure(self) -> Session | Fault: ...
+
+    def metered(self, session: Session) -> AbstractContextManager[None]: ...
+
+    async def explain(self, fault: Fault, session: Session | None = None) -> Fault: ...
+
+    def stderr_tail(self) -> str: ...
 REMOTE_HELLO_S = 300.0  # a person starts a remote bot by hand
 
 
@@ -99,7 +115,8 @@ class Entrant:
         self.process = proc
         exited = asyncio.ensure_future(proc.wait_exit(self.hello_s))
         try:
-            done, _ = await asyncio.wait({fut, exited}, timeout=self.hello_s, return_when=asyncio.FIRST_COMPLETED)
+            waiting: set[asyncio.Future[Any]] = {fut, exited}
+            done, _ = await asyncio.wait(waiting, timeout=self.hello_s, return_when=asyncio.FIRST_COMPLETED)
         finally:
             exited.cancel()
         if fut in done and not fut.cancelled():

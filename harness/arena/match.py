@@ -1,30 +1,30 @@
-"""The match loop: one match between two entrants over their bot streams.
+"""The match loop: one match of any registered game between its entrants over their bot streams.
 
-The loop asks the game whose turn it is and what is legal, sends the observation of that seat,
-waits for the reply with the time left, checks it by membership in the legal list and applies
-it. Any misbehaviour ends the match at once as a forfeit (a :class:`Fault`), never an exception.
+The loop asks the game (:mod:`harness.games.base`) whose turn it is and what is legal, sends the
+observation of that player through the game's wire codec, waits for the reply with the time left,
+checks it by membership in the legal list and applies it. Any misbehaviour ends the match at once
+as a forfeit (a :class:`Fault`), never an exception: the offender's team ranks last.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from harness.games.sixtysix.engine import IllegalAction
-from harness.games.sixtysix.match import Match, match_apply, player_of, seat_of, start_match
-from harness.games.sixtysix.observe import observe
-from harness.games.sixtysix.options import Rules
-
+from harness.games.base import Game, IllegalAction, Outcome, forfeit_outcome
+from harness.games.registry import get as get_game
 from harness.wire import arena_pb2 as pb
-from harness.wire.convert import WireError, action_from_pb, deck_to_pb, encode_request, rules_to_map
-from .entrant import Entrant
+from harness.wire import notices
+from harness.wire.codecs import codec as get_codec
+from harness.wire.convert import WireError, action_from_pb
+from .entrant import Player
 from .record import Recorder
 from .result import Cause, Clock, Fault, MatchResult
-from .server import GAME, Session
+from .server import Session, plays
 
 __all__ = ["Cause", "Clock", "MatchResult", "check_reply", "play_match"]
 
@@ -42,25 +42,31 @@ class _Forfeit(Exception):
         self.fault = fault
 
 
-async def play_match(entrants: tuple[Entrant, Entrant], *, match_id: str, seed: int, rules: Rules,
-                     clock: Clock = Clock(), record_dir: Path | None = None,
+async def play_match(entrants: Sequence[Player], *, match_id: str, seed: int, game: str = "sixtysix",
+                     rules: Any = None, clock: Clock = Clock(), record_dir: Path | None = None,
                      on_event: Callable[[Event], None] | None = None, record_path: Path | None = None) -> MatchResult:
-    """Play one match to ``rules.match_target``. Returns the result (forfeits included) and writes
+    """Play one match of ``game`` (default rules when ``rules`` is None; a mapping of options is
+    parsed by the game). Returns the result (forfeits included) and writes
     ``record_dir/<match_id>.jsonl`` when ``record_dir`` is given (or ``record_path``). When cancelled, the record is
     written with cause INTERRUPTED, ``on_event`` gets the result, and CancelledError propagates."""
     if record_path is None and record_dir is not None:
         record_path = Path(record_dir) / f"{match_id}.jsonl"
-    loop = _Loop(entrants, match_id, seed, rules, clock, on_event)
+    g = get_game(game)
+    if rules is None or isinstance(rules, Mapping):
+        rules = g.rules(rules or {})
+    if len(entrants) != g.players(rules):
+        raise ValueError(f"{g.title} seats {g.players(rules)} players, got {len(entrants)} entrants")
+    loop = _Loop(tuple(entrants), match_id, seed, g, rules, clock, on_event)
     try:
         await loop.run(record_path)
     except asyncio.CancelledError:
-        loop.finish(None, None, Fault(Cause.INTERRUPTED, "the match was cancelled"), record_path)
+        loop.finish(None, Fault(Cause.INTERRUPTED, "the match was cancelled"), record_path)
         raise
     assert loop.result is not None
     return loop.result
 
 
-def check_reply(reply: Any, legal: tuple[str, ...]) -> str | Fault:
+def check_reply(reply: Any, legal: Sequence[str]) -> str | Fault:
     """The legal action a Reply names, or the Fault: INVALID when it does not name an action,
     ILLEGAL when the action is not in ``legal``."""
     if not reply.HasField("action"):
@@ -75,33 +81,38 @@ def check_reply(reply: Any, legal: tuple[str, ...]) -> str | Fault:
 
 
 class _Loop:
-    def __init__(self, entrants: tuple[Entrant, Entrant], match_id: str, seed: int, rules: Rules, clock: Clock,
-                 on_event: Callable[[Event], None] | None) -> None:
+    def __init__(self, entrants: tuple[Player, ...], match_id: str, seed: int, game: Game[Any, Any, Any], rules: Any,
+                 clock: Clock, on_event: Callable[[Event], None] | None) -> None:
         self.entrants = entrants
-        self.names = (entrants[0].name, entrants[1].name)
-        self.match_id, self.seed, self.rules, self.clock = match_id, seed, rules, clock
+        self.names = tuple(e.name for e in entrants)
+        self.match_id, self.seed, self.game, self.rules, self.clock = match_id, seed, game, rules, clock
+        self.codec = get_codec(game.id)
+        self.teams = game.teams(rules)
         self.emit = on_event
         self.t0 = time.monotonic()
-        self.m: Match = start_match(seed, rules)
+        self.m: Any = game.start(seed, rules)
         self.applied = 0  # actions applied so far; decision n is the n-th request of the match
+        self.deal_no = 0  # the deal being played
         self.sessions: list[Session] = []
-        self.rejoins = [0, 0]
+        self.rejoins = [0] * len(entrants)
         self.result: MatchResult | None = None
-        self.rec = Recorder({"match_id": match_id, "seed": seed, "players": list(self.names),
-                             "rules": rules.to_dict(), "clock": clock.to_dict()})
+        self.rec = Recorder({"match_id": match_id, "seed": seed, "game": game.id, "players": list(self.names),
+                             "teams": list(self.teams), "rules": game.rules_map(rules), "clock": clock.to_dict()})
 
     async def run(self, record_path: Path | None) -> None:
         if self.emit:
-            self.emit({"type": "start", "match_id": self.match_id, "players": self.names, "seed": self.seed})
+            self.emit({"type": "start", "match_id": self.match_id, "players": self.names, "seed": self.seed,
+                       "game": self.game.id})
         got = await asyncio.gather(*(e.ensure() for e in self.entrants))
+        got = [plays(g, self.game.id) or g if isinstance(g, Session) else g for g in got]
         faults = [(p, g) for p, g in enumerate(got) if isinstance(g, Fault)]
-        if len(faults) == 2:
-            detail = f"neither bot started: {faults[0][1].detail} / {faults[1][1].detail}"
-            self.finish(None, None, Fault(Cause.NO_HELLO, detail), record_path)
+        if faults and len(faults) == len(got):
+            detail = "no bot started: " + " / ".join(f.detail for _, f in faults)
+            self.finish(None, Fault(Cause.NO_HELLO, detail), record_path)
             return
         if faults:
             p, fault = faults[0]
-            self.finish(1 - p, p, fault, record_path)
+            self.finish(p, fault, record_path)
             return
         self.sessions = [g for g in got if isinstance(g, Session)]
         try:
@@ -110,26 +121,26 @@ class _Loop:
                     meters.enter_context(e.metered(s))
                 await self._play()
         except _Forfeit as f:
-            self.finish(1 - f.offender, f.offender, f.fault, record_path)
+            self.finish(f.offender, f.fault, record_path)
             self._notify_end()
             return
-        self.finish(self.m.winner, None, Fault(Cause.NORMAL, ""), record_path)
+        self.finish(None, Fault(Cause.NORMAL, ""), record_path)
         self._notify_end()
 
     async def _play(self) -> None:
-        clock = self.clock
+        clock, g, codec = self.clock, self.game, self.codec
         move_s, grace_s = clock.move_ms / 1000, clock.grace_ms / 1000
-        bank = [clock.bank_ms / 1000, clock.bank_ms / 1000]
+        bank = [clock.bank_ms / 1000] * len(self.entrants)
         for p, s in enumerate(self.sessions):
             s.post(self._match_start(p))
         self._deal_start()
         m = self.m
-        while m.winner is None:
-            seat = m.state.to_act
-            player = player_of(m, seat)
-            obs = observe(m.state, seat)
-            request = encode_request(self.match_id, m.deal_no, self.applied + 1, obs, clock.move_ms,
-                                     int(bank[player] * 1000))
+        while (player := g.to_act(m)) is not None:
+            obs = g.observe(m, player)
+            legal = g.legal(m)
+            deal_no = self.deal_no
+            request = codec.encode_request(self.match_id, deal_no, self.applied + 1, obs, legal, clock.move_ms,
+                                           int(bank[player] * 1000))
             reply, took = await self.sessions[player].decide(request, move_s + bank[player] + grace_s)
             if isinstance(reply, Fault):
                 if reply.cause is Cause.DISCONNECT:
@@ -143,24 +154,25 @@ class _Loop:
                 raise _Forfeit(player, await self.entrants[player].explain(reply, self.sessions[player]))
             if took > move_s:
                 bank[player] = max(0.0, bank[player] - (took - move_s))
-            action = check_reply(reply, obs.legal)
+            action = check_reply(reply, legal)
             if isinstance(action, Fault):
                 raise _Forfeit(player, action)
+            done = g.deals_done(m)
             try:
-                nxt = match_apply(m, action)
+                nxt = g.apply(m, action)
             except IllegalAction as e:  # pragma: no cover - legal by membership; kept as a guard
                 raise _Forfeit(player, Fault(Cause.ILLEGAL, str(e))) from None
             self.rec.action(action, took * 1000)
             self.applied += 1
+            finished = g.deals_done(nxt) > done
             if self.emit:
-                self.emit({"type": "action", "player": player, "seat": seat, "action": action, "ms": took * 1000,
-                           "deal_no": m.deal_no, "decision_no": self.applied, "bank_ms": bank[player] * 1000,
-                           "state": nxt.state if len(nxt.results) == len(m.results) else None})
-            finished = len(nxt.results) > len(m.results)
+                self.emit({"type": "action", "player": player, "action": action, "ms": took * 1000,
+                           "deal_no": deal_no, "decision_no": self.applied, "bank_ms": bank[player] * 1000,
+                           "match": None if finished else nxt})
             self.m = m = nxt
             if finished:
                 self._deal_end()
-                if m.winner is None:
+                if g.outcome(m) is None:
                     self._deal_start()
 
     async def _rejoin(self, player: int, fault: Fault) -> Fault | None:
@@ -185,70 +197,73 @@ class _Loop:
 
     def _match_start(self, player: int) -> bytes:
         """The MatchStart notice for ``player``."""
-        return pb.ArenaMessage(match_start=pb.MatchStart(
-            match_id=self.match_id, game=GAME, player=player, players=self.names, rules=rules_to_map(self.rules),
-            clock=pb.Clock(move_ms=self.clock.move_ms, bank_ms=self.clock.bank_ms))).SerializeToString()
+        return notices.match_start(self.match_id, self.game.id, player, self.names, self.teams,
+                                   self.game.rules_map(self.rules), self.clock.move_ms, self.clock.bank_ms)
 
     def _deal_start_for(self, player: int) -> bytes:
         """The DealStart notice of the current deal for ``player``."""
-        m = self.m
-        return pb.ArenaMessage(deal_start=pb.DealStart(
-            match_id=self.match_id, deal_no=m.deal_no, dealer=m.dealer, seat=seat_of(m, player),
-            game_score=m.scores)).SerializeToString()
+        return notices.deal_start(self.match_id, self.game.deal(self.m), player, self.game.scores(self.m))
 
     def _deal_start(self) -> None:
-        m = self.m
-        self.rec.begin_deal(m)
+        d = self.game.deal(self.m)
+        self.deal_no = d.deal_no
+        self.rec.begin_deal(d)
         for p, s in enumerate(self.sessions):
             s.post(self._deal_start_for(p))
         if self.emit:
-            self.emit({"type": "deal", "deal_no": m.deal_no, "dealer": m.dealer, "scores": m.scores,
-                       "state": m.state})
+            self.emit({"type": "deal", "deal_no": d.deal_no, "dealer": d.dealer, "seats": d.seats,
+                       "scores": self.game.scores(self.m), "match": self.m})
 
     def _deal_end(self) -> None:
-        m = self.m
-        r = m.results[-1]
-        self.rec.end_deal(r, m.scores)
-        data = pb.ArenaMessage(deal_end=pb.DealEnd(
-            match_id=self.match_id, deal_no=r.deal_no, tie=r.winner is None, winner=r.winner or 0,
-            game_points=r.game_points, row=r.row, reason=r.reason, deck=deck_to_pb(r.deck),
-            game_score=m.scores)).SerializeToString()
+        end = self.game.deal_end(self.m)
+        self.rec.end_deal(end)
+        data = notices.deal_end(self.match_id, end, self.codec)
         for s in self.sessions:
             s.post(data)
         if self.emit:
-            self.emit({"type": "deal_end", "result": r, "scores": m.scores, "rules": self.rules})
+            self.emit({"type": "deal_end", "end": end, "scores": end.scores, "rules": self.rules,
+                       "record": self.rec.deals[-1]})
 
     def _notify_end(self) -> None:
         r = self.result
         assert r is not None
-        data = pb.ArenaMessage(match_end=pb.MatchEnd(
-            match_id=self.match_id, has_winner=r.winner is not None, winner=r.winner or 0, game_score=r.scores,
-            termination=TERMINATION[r.cause], detail=r.detail)).SerializeToString()
+        data = notices.match_end(self.match_id, r.ranks, r.scores, r.teams, TERMINATION[r.cause], r.detail)
         for s in self.sessions:
             s.post(data)
 
-    def finish(self, winner: int | None, offender: int | None, fault: Fault, record_path: Path | None) -> None:
-        """Fix the result, write the record and emit the end event. Called exactly once."""
+    def finish(self, offender: int | None, fault: Fault, record_path: Path | None) -> None:
+        """Fix the result, write the record and emit the end event. Called exactly once.
+
+        ``offender`` is the player who forfeits (None when nobody does)."""
         if self.result is not None:
             return
-        m = self.m
+        g, m = self.game, self.m
+        scores = g.scores(m)
+        outcome: Outcome | None
+        if fault.cause is Cause.NORMAL:
+            outcome = g.outcome(m)
+        elif offender is not None:
+            outcome = forfeit_outcome(offender, scores, self.teams)
+        else:
+            outcome = None
         started = bool(self.rec.deals)
         forfeit_at = self.applied + 1 if started and fault.cause not in (Cause.NORMAL, Cause.INTERRUPTED) else None
         path = record_path
         applied = self.applied
+        ranks = None if outcome is None else outcome.ranks
         self.result = MatchResult(
-            match_id=self.match_id, seed=self.seed, players=self.names, winner=winner, scores=m.scores,
-            cause=fault.cause, offender=offender, detail=fault.detail, deals=len(self.rec.deals),
+            match_id=self.match_id, seed=self.seed, game=g.id, players=self.names, ranks=ranks, scores=scores,
+            teams=self.teams, cause=fault.cause, offender=offender, detail=fault.detail, deals=len(self.rec.deals),
             decisions=applied, record=None if path is None else str(path),
             duration_s=round(time.monotonic() - self.t0, 6),
         )
-        self.rec.end = {"winner": winner, "scores": list(m.scores), "cause": str(fault.cause),
-                        "offender": offender, "deal_no": m.deal_no if started else 0,
-                        "decision_no": forfeit_at, "detail": fault.detail, "deals": self.result.deals,
-                        "decisions": applied, "duration_s": self.result.duration_s}
+        self.rec.end = {"ranks": None if ranks is None else list(ranks), "scores": list(scores),
+                        "cause": str(fault.cause), "offender": offender,
+                        "deal_no": self.deal_no if started else 0, "decision_no": forfeit_at,
+                        "detail": fault.detail, "deals": self.result.deals, "decisions": applied,
+                        "duration_s": self.result.duration_s}
         self.rec.tails = [e.stderr_tail()[-RECORD_TAIL_CHARS:] for e in self.entrants]
         if path is not None:
             self.rec.write(path)
         if self.emit:
             self.emit({"type": "end", "result": self.result})
-

@@ -1,18 +1,21 @@
-"""Match records as JSON lines, and their verification by replay.
+"""Match records as JSON lines, and their verification by replay, for every registered game.
 
 A record is deterministic (same seed and same decisions give the same bytes) except for the
 timing fields: ``ms`` in a deal line (milliseconds each action took, measured at the arena),
 ``duration_s`` in the end line, and the ``stderr`` line (bot output). :func:`deterministic`
 drops exactly those.
 
-Lines, in order:
-  {"type": "header", "version": 1, "match_id", "seed", "players", "rules", "clock"}
-  {"type": "deal", "deal_no", "dealer", "deck", "actions", "ms", "result"}   one per deal begun
-  {"type": "end", "winner", "scores", "cause", "offender", "deal_no", "decision_no", "detail",
+Lines, in order (version 2):
+  {"type": "header", "version": 2, "match_id", "seed", "game", "players", "teams", "rules", "clock"}
+  {"type": "deal", "deal_no", <the game's deal fields>, "actions", "ms", "result"}   one per deal begun
+  {"type": "end", "ranks", "scores", "cause", "offender", "deal_no", "decision_no", "detail",
    "deals", "decisions", "duration_s"}
-  {"type": "stderr", "tails": [tail of player 0, tail of player 1]}
-``result`` is null for a deal cut short by a forfeit, else {"winner", "game_points", "row",
-"reason", "scores"} with the game scores after the deal.
+  {"type": "stderr", "tails": [tail of each player]}
+The game's deal fields are :attr:`harness.games.base.DealStart.record` (Sixty-Six: ``dealer``,
+``deck``); ``result`` is null for a deal cut short by a forfeit, else
+:attr:`harness.games.base.DealEnd.record` (Sixty-Six: ``winner``, ``game_points``, ``row``,
+``reason``, ``scores``). ``ranks`` is null when the match has no result. Version 1 records (Sixty-Six
+only, ``winner`` instead of ``ranks`` in the end line) still verify.
 """
 
 from __future__ import annotations
@@ -23,23 +26,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.games.sixtysix.cards import deck_str, parse_deck
-from harness.games.sixtysix.engine import IllegalAction
-from harness.games.sixtysix.match import DealResult, Match, match_apply, start_match
-from harness.games.sixtysix.options import Rules
+from harness.games.base import DealEnd, DealStart, Game, IllegalAction, forfeit_outcome
+from harness.games.registry import get as get_game
 
-VERSION = 1
+VERSION = 2
 TIMING_KEYS = ("ms", "duration_s")
 NO_END = "no end line"
 
 
 def dumps(obj: dict[str, Any]) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-
-
-def deal_result_dict(r: DealResult, scores: tuple[int, int]) -> dict[str, Any]:
-    return {"winner": r.winner, "game_points": r.game_points, "row": r.row, "reason": r.reason,
-            "scores": list(scores)}
 
 
 class Recorder:
@@ -49,21 +45,20 @@ class Recorder:
         self.header = {"type": "header", "version": VERSION, **header}
         self.deals: list[dict[str, Any]] = []
         self.end: dict[str, Any] | None = None
-        self.tails: list[str] = ["", ""]
+        self.tails: list[str] = [""] * len(self.header.get("players", ()))
 
-    def begin_deal(self, m: Match) -> None:
+    def begin_deal(self, d: DealStart) -> None:
         self.actions: list[str] = []
         self.ms: list[float] = []
-        self.deals.append({"type": "deal", "deal_no": m.deal_no, "dealer": m.dealer,
-                           "deck": deck_str(m.state.deck), "actions": self.actions, "ms": self.ms,
+        self.deals.append({"type": "deal", "deal_no": d.deal_no, **d.record, "actions": self.actions, "ms": self.ms,
                            "result": None})
 
     def action(self, action: str, ms: float) -> None:
         self.actions.append(action)
         self.ms.append(round(ms, 3))
 
-    def end_deal(self, r: DealResult, scores: tuple[int, int]) -> None:
-        self.deals[-1]["result"] = deal_result_dict(r, scores)
+    def end_deal(self, end: DealEnd) -> None:
+        self.deals[-1]["result"] = end.record
 
     def lines(self) -> list[str]:
         out = [self.header, *self.deals]
@@ -141,7 +136,8 @@ class VerifyReport:
     ok: bool
     divergence: str | None
     header: dict[str, Any] = field(default_factory=dict)
-    rules: Rules | None = None
+    game: Game[Any, Any, Any] | None = None
+    rules: Any = None
     deals: list[dict[str, Any]] = field(default_factory=list)  # the deal lines replayed without divergence
     end: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)  # damage that does not affect the game (stderr line)
@@ -170,26 +166,34 @@ def verify(path: Path | str) -> VerifyReport:
     return rep
 
 
+class _Replay:
+    """A match being re-played from its record."""
+
+    def __init__(self, game: Game[Any, Any, Any], m: Any) -> None:
+        self.game, self.m = game, m
+
+
 def verify_lines(lines: list[dict[str, Any]]) -> VerifyReport:
     if not lines or lines[0].get("type") != "header":
         return VerifyReport(False, "line 1: no header")
     header = lines[0]
     rep = VerifyReport(False, None, header=header)
     try:
-        rules = Rules.from_mapping(header["rules"])
-        m = start_match(int(header["seed"]), rules)
+        game = get_game(str(header.get("game", "sixtysix")))
+        rules = game.rules(header["rules"])
+        r = _Replay(game, game.start(int(header["seed"]), rules))
     except (KeyError, TypeError, ValueError) as e:
-        rep.divergence = f"header: bad seed or rules: {e}"
+        rep.divergence = f"header: bad game, seed or rules: {e}"
         return rep
-    rep.rules = rules
+    rep.game, rep.rules = game, rules
     deals = [d for d in lines[1:] if d.get("type") == "deal"]
     ends = [d for d in lines[1:] if d.get("type") == "end"]
     decisions = 0
     for d in deals:
         try:
-            err, m, decisions = _check_deal(d, m, decisions)
+            err, decisions = _check_deal(d, r, decisions)
         except (TypeError, ValueError, KeyError, AttributeError) as e:
-            err = f"deal {m.deal_no}: malformed deal line ({type(e).__name__}: {e})"
+            err = f"deal {game.deal(r.m).deal_no}: malformed deal line ({type(e).__name__}: {e})"
         if err:
             rep.divergence = err
             return rep
@@ -203,7 +207,7 @@ def verify_lines(lines: list[dict[str, Any]]) -> VerifyReport:
         return rep
     rep.end = end = ends[0]
     try:
-        err = _check_end(end, m, decisions, len(deals))
+        err = _check_end(end, r, decisions, len(deals), header)
     except (TypeError, ValueError, KeyError, AttributeError) as e:
         err = f"end: malformed end line ({type(e).__name__}: {e})"
     rep.divergence = err
@@ -211,60 +215,69 @@ def verify_lines(lines: list[dict[str, Any]]) -> VerifyReport:
     return rep
 
 
-def _check_deal(d: dict[str, Any], m: Match, decisions: int) -> tuple[str | None, Match, int]:
+def _check_deal(d: dict[str, Any], r: _Replay, decisions: int) -> tuple[str | None, int]:
+    g = r.game
     n = d.get("deal_no")
     where = f"deal {n}"
-    if m.over:
-        return f"{where}: the match was already over after deal {m.deal_no}", m, decisions
-    if n != m.deal_no:
-        return f"deal {m.deal_no}: record says deal_no {n}", m, decisions
-    if d.get("dealer") != m.dealer:
-        return f"{where}: dealer is player {m.dealer}, record says {d.get('dealer')}", m, decisions
-    try:
-        deck_ok = parse_deck(d.get("deck", "")) == m.state.deck
-    except (ValueError, TypeError):
-        deck_ok = False
-    if not deck_ok:
-        return f"{where}: deck differs from the seed's deck {deck_str(m.state.deck)}", m, decisions
-    results = len(m.results)
+    current = g.deal(r.m)
+    if g.outcome(r.m) is not None:
+        return f"{where}: the match was already over after deal {current.deal_no}", decisions
+    if n != current.deal_no:
+        return f"deal {current.deal_no}: record says deal_no {n}", decisions
+    for key, want in current.record.items():
+        if d.get(key) != want:
+            return f"{where}: {key} differs from the replay's {json.dumps(want)} (record: {json.dumps(d.get(key))})", decisions
+    done = g.deals_done(r.m)
     actions = d.get("actions", [])
     for i, a in enumerate(actions, 1):
         decisions += 1
-        if len(m.results) > results:
-            return f"{where}, action {i} (decision {decisions}): the deal was already over", m, decisions
+        if g.deals_done(r.m) > done:
+            return f"{where}, action {i} (decision {decisions}): the deal was already over", decisions
         try:
-            m = match_apply(m, a)
+            r.m = g.apply(r.m, a)
         except (IllegalAction, TypeError, AttributeError) as e:
-            return f"{where}, action {i} (decision {decisions}): '{a}' is illegal: {e}", m, decisions
-    finished = len(m.results) > results
+            return f"{where}, action {i} (decision {decisions}): '{a}' is illegal: {e}", decisions
+    finished = g.deals_done(r.m) > done
     if d.get("result") is None:
         if finished:
-            return f"{where}: the deal ended after its last action but the record has no result", m, decisions
-        return None, m, decisions
+            return f"{where}: the deal ended after its last action but the record has no result", decisions
+        return None, decisions
     if not finished:
-        return f"{where}: the record has a result but the deal is not over after {len(actions)} actions", m, decisions
-    want = deal_result_dict(m.results[-1], m.scores)
+        return f"{where}: the record has a result but the deal is not over after {len(actions)} actions", decisions
+    want = g.deal_end(r.m).record
     if d["result"] != want:
-        return f"{where}: result {dumps(d['result'])} differs from the replay's {dumps(want)}", m, decisions
-    return None, m, decisions
+        return f"{where}: result {dumps(d['result'])} differs from the replay's {dumps(want)}", decisions
+    return None, decisions
 
 
-def _check_end(end: dict[str, Any], m: Match, decisions: int, deals: int) -> str | None:
+def _check_end(end: dict[str, Any], r: _Replay, decisions: int, deals: int, header: dict[str, Any]) -> str | None:
+    g, m = r.game, r.m
     cause = end.get("cause")
+    scores = list(g.scores(m))
+    players = len(header.get("players") or ())
     got = {k: end.get(k) for k in ("scores", "deals", "decisions")}
-    want = {"scores": list(m.scores), "deals": deals, "decisions": decisions}
+    want: dict[str, Any] = {"scores": scores, "deals": deals, "decisions": decisions}
+    outcome = g.outcome(m)
+    teams = tuple(header.get("teams") or range(players))
+    v1 = header.get("version") == 1
     if cause == "normal":
-        if not m.over:
-            return f"end: cause normal but the match is not over (scores {list(m.scores)})"
-        want["winner"] = m.winner
-        got["winner"] = end.get("winner")
-    elif m.over:
-        return f"end: cause {cause} but the match was over with winner {m.winner}"
-    elif cause not in ("interrupted", "no_hello") and end.get("offender") not in (0, 1):
+        if outcome is None:
+            return f"end: cause normal but the match is not over (scores {scores})"
+        ranks: list[int] | None = list(outcome.ranks)
+    elif outcome is not None:
+        return f"end: cause {cause} but the match was over with ranks {list(outcome.ranks)}"
+    elif cause in ("interrupted", "no_hello") and end.get("offender") is None:
+        ranks = None
+    elif not isinstance(end.get("offender"), int) or not 0 <= end["offender"] < players:
         return f"end: cause {cause} without an offender"
-    elif cause not in ("interrupted", "no_hello"):
-        want["winner"] = 1 - end["offender"] if cause != "interrupted" else None
+    else:
+        ranks = list(forfeit_outcome(end["offender"], scores, teams).ranks)
+    if v1:
+        want["winner"] = None if ranks is None else ranks.index(0)
         got["winner"] = end.get("winner")
+    else:
+        want["ranks"] = ranks
+        got["ranks"] = end.get("ranks")
     for k in want:
         if got[k] != want[k]:
             return f"end: {k} is {got[k]}, replay gives {want[k]}"

@@ -10,27 +10,22 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from harness.games.sixtysix.cards import CARD_STR, cards_of, parse_deck
-from harness.games.sixtysix.engine import State
-from harness.games.sixtysix.match import DealResult
-from harness.render import cards_text, deal_lines, deal_panel, match_summary
+from harness.render import STYLES, deal_view, match_summary, table_view
 
 from .record import VerifyReport
 from .result import Cause, MatchResult
-
-STYLES = ("cyan", "magenta")
 
 
 @dataclass
 class LiveView:
     """What the live display shows; the match command updates it from the match events."""
 
-    players: tuple[str, str]
+    players: tuple[str, ...]
     seed: int
+    title: str = "Sixty-Six"
     deal_no: int = 0
-    dealer: int = 0
-    scores: tuple[int, int] = (0, 0)
-    state: State | None = None
+    scores: tuple[int, ...] = (0, 0)
+    match: Any = None  # the match value of a Sixty-Six family game (its deal is drawn)
     banks_ms: list[float] = field(default_factory=lambda: [0.0, 0.0])
     decisions: int = 0
     last: list[str] = field(default_factory=list)  # recent actions, newest last
@@ -38,23 +33,21 @@ class LiveView:
 
 
 def live_view(v: LiveView) -> RenderableType:
-    """The current deal at a glance: scores, trump, both hands (spectator view), banks, recent actions."""
-    title = Text.assemble(("Sixty-Six", "bold"), f" · seed {v.seed} · ", (v.players[0], STYLES[0]), " ",
-                          (f"{v.scores[0]} : {v.scores[1]}", "bold"), " ", (v.players[1], STYLES[1]))
+    """The current deal at a glance: scores, trump, every hand (spectator view), banks, recent actions."""
+    score = " : ".join(str(x) for x in v.scores)
+    title = Text.assemble((v.title, "bold"), f" · seed {v.seed} · ",
+                          Text(" vs ").join(Text(n, STYLES[p % len(STYLES)]) for p, n in enumerate(v.players)),
+                          " ", (score, "bold"))
     t = Table.grid(padding=(0, 2))
     t.add_column()
     t.add_column()
     t.add_column(justify="right")
-    s = v.state
-    if s is not None:
-        talon = f"talon {s.talon_size} ({s.talon_state})"
-        trump = CARD_STR[s.bottom] if s.drawn < 12 else "—"
-        t.add_row(Text(f"deal {v.deal_no}"), Text.assemble("trump ", cards_text([trump]) if trump != "—" else "—",
-                                                           f"  {talon}"), Text(""))
-        for p in (0, 1):
-            seat = 1 if p == v.dealer else 0
-            t.add_row(Text(v.players[p], STYLES[p]), cards_text(cards_of(s.hands[seat])),
-                      Text(f"bank {v.banks_ms[p] / 1000:.2f} s", "dim"))
+    table = table_view(v.match, v.players, v.deal_no)
+    if table is not None:
+        t.add_row(Text(f"deal {v.deal_no}"), table[0], Text(""))
+    for p, name in enumerate(v.players):
+        t.add_row(Text(name, STYLES[p % len(STYLES)]), table[1][p] if table is not None else Text(""),
+                  Text(f"bank {v.banks_ms[p] / 1000:.2f} s", "dim"))
     body = Group(t, Text(" ".join(v.last[-12:]) or " ", "dim"), Text(f"{v.decisions} decisions · {v.status}",
                                                                      "dim"))
     return Panel(body, title=title, title_align="left")
@@ -62,46 +55,38 @@ def live_view(v: LiveView) -> RenderableType:
 
 def result_text(r: MatchResult) -> Text:
     """One line: who won and how."""
-    if r.cause is Cause.NORMAL and r.winner is not None:
-        return Text.assemble((r.players[r.winner], f"bold {STYLES[r.winner]}"),
-                             f" wins {r.scores[r.winner]} : {r.scores[1 - r.winner]}")
-    if r.winner is None:
-        return Text(f"no winner: {r.cause} — {r.detail}", "yellow")
+    if r.ranks is None:
+        return Text(f"no result: {r.cause} — {r.detail}", "yellow")
+    first = [p for p, k in enumerate(r.ranks) if k == 0]
+    names = Text(" and ").join(Text(r.players[p], f"bold {STYLES[p % len(STYLES)]}") for p in first)
+    verb = " wins" if len(first) == 1 else " win"
+    if r.cause is Cause.NORMAL:
+        return Text.assemble(names, f"{verb} " + " : ".join(str(r.scores[p]) for p in range(len(r.players))))
     off = r.players[r.offender] if r.offender is not None else "?"
-    return Text.assemble((r.players[r.winner], f"bold {STYLES[r.winner]}"), " wins by forfeit: ",
-                         (off, "bold red"), f" {r.cause} — {r.detail}")
-
-
-def deal_result(d: dict[str, Any]) -> DealResult | None:
-    """A record's deal line as a DealResult, or None for a deal cut short."""
-    res = d.get("result")
-    if res is None:
-        return None
-    return DealResult(d["deal_no"], d["dealer"], parse_deck(d["deck"]), tuple(d["actions"]), res["winner"],
-                      res["game_points"], res["row"], res["reason"])
+    return Text.assemble(names, f"{verb} by forfeit: ", (off, "bold red"), f" {r.cause} — {r.detail}")
 
 
 def replay_view(rep: VerifyReport) -> list[RenderableType]:
     """A verified (or diverging) record, deal by deal, then the outcome or the first divergence."""
     h = rep.header
-    players = (h.get("players") or ["?", "?"])[0], (h.get("players") or ["?", "?"])[1]
-    out: list[RenderableType] = [Text.assemble(("Sixty-Six", "bold"), f" · {players[0]} vs {players[1]}",
+    players = tuple(h.get("players") or ("?", "?"))
+    title = rep.game.title if rep.game is not None else str(h.get("game", "Sixty-Six"))
+    out: list[RenderableType] = [Text.assemble((title, "bold"), f" · {' vs '.join(players)}",
                                                f" · seed {h.get('seed')} · match {h.get('match_id')}")]
-    for d in rep.deals:
-        r = deal_result(d)
-        if r is not None and rep.rules is not None:
-            out.append(deal_panel(rep.rules, r, players, tuple(d["result"]["scores"])))
-        elif rep.rules is not None:
-            dealer = d["dealer"]
-            names = (players[1 - dealer], players[dealer])
-            lines = deal_lines(rep.rules, parse_deck(d["deck"]), d["actions"], names)
-            out.append(Panel(Group(*lines), title=f"Deal {d['deal_no']} · cut short", title_align="left"))
+    if rep.game is not None:
+        for d in rep.deals:
+            out.append(deal_view(rep.game.id, rep.rules, d, players))
     e = rep.end
     if e is not None:
         detail = f"{e.get('cause')}" + (f": {e.get('detail')}" if e.get("detail") else "")
-        if e.get("offender") is not None:
-            detail += f" (offender {players[e['offender']]}, deal {e.get('deal_no')}, decision {e.get('decision_no')})"
-        out.append(match_summary(players, tuple(e.get("scores", (0, 0))), e.get("winner"), detail))
+        off = e.get("offender")
+        if isinstance(off, int) and 0 <= off < len(players):
+            detail += f" (offender {players[off]}, deal {e.get('deal_no')}, decision {e.get('decision_no')})"
+        ranks = e.get("ranks")
+        if ranks is None and isinstance(e.get("winner"), int):  # a version 1 record
+            ranks = [0 if p == e["winner"] else 1 for p in range(len(players))]
+        scores = e.get("scores") or [0] * len(players)
+        out.append(match_summary(players, scores, ranks, detail, h.get("teams")))
     if rep.ok:
         out.append(Text("record verified", "bold green"))
     else:

@@ -18,13 +18,13 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 
+from harness.games.registry import ids
 from harness.wire import arena_pb2 as pb
 from harness.wire.convert import wrap_request
 from .result import Cause, Fault
 
-PROTOCOL_VERSION = 1
-ARENA_VERSION = "0.1.0"
-GAME = "sixtysix"
+PROTOCOL_VERSION = 2
+ARENA_VERSION = "0.2.0"
 SERVICE = "arena.v1.BotArena"
 MAX_MESSAGE_BYTES = 64 * 1024  # a bot's largest message; a Reply is a few dozen bytes
 TRANSPORT_CAP_FACTOR = 16  # gRPC itself refuses messages over 16 x the limit (at least 1 MiB): it cuts the stream
@@ -38,6 +38,7 @@ class Session:
         self.name: str = hello.name
         self.version: str = hello.version
         self.max_concurrent: int = hello.max_concurrent or 1
+        self.games: tuple[str, ...] = tuple(hello.games)  # the games the bot said it plays
         self.session_id = secrets.token_hex(8)
         self.closed = asyncio.Event()
         self.fault: Fault | None = None  # set once the stream is unusable; every later decide returns it
@@ -252,12 +253,31 @@ def welcome(session: Session) -> bytes:
 
 
 def check_hello(h: Any) -> str | None:
-    """Why a Hello is not acceptable, or None."""
+    """Why a Hello is not acceptable, or None. Whether the bot plays a given game is checked where
+    a match of that game is about to be given to it (:func:`plays`)."""
     if h.protocol_version != PROTOCOL_VERSION:
-        return f"protocol_version {h.protocol_version} is not supported (this arena speaks {PROTOCOL_VERSION})"
-    if GAME not in h.games:
-        return f"the bot does not list the game '{GAME}' (games: {', '.join(h.games) or 'none'})"
+        return (f"protocol_version {h.protocol_version} is not supported: this arena speaks version "
+                f"{PROTOCOL_VERSION} (update the bot's SDK or regenerate its code from proto/)")
+    if not any(g in ids() for g in h.games):
+        return f"the bot lists no game this arena plays (it lists: {', '.join(h.games) or 'none'}; games: {', '.join(ids())})"
     return None
+
+
+def plays(session: Session, game: str) -> Fault | None:
+    """A NO_HELLO fault when the bot behind ``session`` did not list ``game`` in its Hello."""
+    if game in session.games:
+        return None
+    return Fault(Cause.NO_HELLO, f"bot '{session.name}' does not play {game} (its Hello lists: "
+                                 f"{', '.join(session.games) or 'no game'})")
+
+
+async def refuse(context: Any, problem: str) -> None:
+    """Tell a bot why its Hello is refused (a Goodbye with the reason), then end the call."""
+    try:
+        await context.write(pb.ArenaMessage(goodbye=pb.Goodbye(reason=problem)).SerializeToString())
+    except Exception:  # noqa: BLE001 - the bot may already be gone; the abort below still ends the call
+        pass
+    await context.abort(grpc.StatusCode.FAILED_PRECONDITION, problem)
 
 
 class Waiters:
@@ -337,10 +357,11 @@ class Arena:
         waiter = self._expected.take(hello.token)
         if waiter is None or waiter.done():
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or already used token")
+        assert waiter is not None  # abort() raised otherwise
         problem = check_hello(hello)
         if problem is not None:
             waiter.set_result(Fault(Cause.NO_HELLO, f"bad Hello: {problem}"))
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, problem)
+            await refuse(context, problem)
         session = Session(hello, context, self.max_message_bytes)
         await context.write(welcome(session))
         self._sessions.add(session)

@@ -50,10 +50,10 @@ def ranks_by_score(scores: Sequence[int], teams: Sequence[int]) -> tuple[int, ..
     >>> ranks_by_score((7, 3), (0, 1)), ranks_by_score((2, 2, 5), (0, 1, 2))
     ((0, 1), (1, 1, 0))
     """
-    team_score = {}
+    team_score: dict[int, int] = {}
     for p, t in enumerate(teams):
         team_score.setdefault(t, scores[p])
-    return tuple(sum(1 for s in team_score.values() if s > team_score[teams[p]]) for p in range(len(teams)))
+    return tuple(sum(s > team_score[teams[p]] for s in team_score.values()) for p in range(len(teams)))
 
 
 def forfeit_outcome(offender: int, scores: Sequence[int], teams: Sequence[int]) -> Outcome:
@@ -154,4 +154,18 @@ class Game(Protocol, Generic[R, M, O_co]):
 
     def outcome(self, m: M) -> Outcome | None:
         """The ranking once the match is over, else None."""
+        ...
+
+    # The rules tools (``arena rules run|perft GAME``, RULES-SPEC section 7) work on one deal.
+
+    def position(self, deck: str, actions: Sequence[str], rules: R) -> Any:
+        """The deal of the written ``deck`` after ``actions``; ValueError names the bad token."""
+        ...
+
+    def summary(self, state: Any) -> dict[str, object]:
+        """The JSON object ``arena rules run`` prints for a deal."""
+        ...
+
+    def perft(self, state: Any, depth: int) -> int:
+        """Action sequences of length ``depth`` from a deal (an ended deal is one leaf)."""
         ...

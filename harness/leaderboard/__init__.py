@@ -1,15 +1,19 @@
 """Pure leaderboard renderers: one :class:`Board` in, a rich renderable or a document string out.
 
 ``terminal`` (rich), ``markdown``, ``feed`` (JSON) and ``page`` (self-contained HTML) never print,
-read files or touch the database; the tournament commands build the board and write the files.
+read files or touch the database; :mod:`harness.leaderboard.files` writes the documents. Every
+renderer shows the columns of :data:`COLUMNS`, in its order: a new column is added there once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from harness.rating import Played, Standings
+from harness.rating import Played, Row, Standings
+
+DEFAULT_GAME = ("sixtysix", "Sixty-Six")  # boards written before meta named the game
 
 
 @dataclass(frozen=True)
@@ -18,12 +22,13 @@ class Board:
 
     title: str
     standings: Standings
-    meta: dict[str, Any] = field(default_factory=dict)  # tournament id, seed, rounds, rules, time...
+    meta: dict[str, Any] = field(default_factory=dict)  # game, tournament id, seed, rounds, rules, time...
     played: tuple[Played, ...] = ()
     provisional: frozenset[str] = frozenset()  # entrants with too few matches to rank with confidence
 
 
 PROVISIONAL = "provisional"
+Justify = Literal["left", "center", "right"]
 
 
 def shown_name(board: Board, name: str) -> str:
@@ -40,3 +45,68 @@ def failures_text(failures: dict[str, int]) -> str:
     """``{'timeout': 2, 'crash': 1} -> 'timeout 2 · crash 1'``, or ``'–'``."""
     parts = [f"{k} {v}" for k, v in failures.items() if v]
     return " · ".join(parts) if parts else "–"
+
+
+def game_id(board: Board) -> str:
+    return str(board.meta.get("game") or DEFAULT_GAME[0])
+
+
+def game_title(board: Board) -> str:
+    return str(board.meta.get("game_title") or (DEFAULT_GAME[1] if game_id(board) == DEFAULT_GAME[0]
+                                                else game_id(board)))
+
+
+def rules_text(board: Board) -> str:
+    """``'rules: a=1, b=2'`` for the rules that differ from the game's defaults, else ``'default rules'``."""
+    changes = board.meta.get("rule_changes")
+    return "rules: " + ", ".join(changes) if changes else "default rules"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the standings, as every renderer shows it."""
+
+    key: str  # stable name; renderers with their own cell markup (the HTML page) look cells up by it
+    head: str  # terminal header (narrow)
+    title: str  # document header (Markdown)
+    label: str  # HTML header
+    justify: Justify
+    text: Callable[[Board, Row], str]  # the cell as plain text
+    data: Callable[[Board, Row], dict[str, Any]]  # the cell's fields in leaderboard.json
+    wide: Callable[[Board, Row], str] | None = None  # the documents' text, when more room shows more
+
+    def doc_text(self, board: Board, row: Row) -> str:
+        return (self.wide or self.text)(board, row)
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("rank", "#", "#", "#", "right", lambda b, r: str(r.rank), lambda b, r: {"rank": r.rank}),
+    Column("entrant", "entrant", "entrant", "Entrant", "left", lambda b, r: shown_name(b, r.name),
+           lambda b, r: {"name": r.name, "provisional": r.name in b.provisional}),
+    Column("conservative", "μ−3σ", "μ − 3σ", "μ − 3σ", "right", lambda b, r: f"{r.score:.2f}",
+           lambda b, r: {"conservative": r.score}),
+    Column("mu", "μ", "μ", "μ", "right", lambda b, r: f"{r.mu:.2f}", lambda b, r: {"mu": r.mu}),
+    Column("sigma", "σ", "σ", "σ", "right", lambda b, r: f"{r.sigma:.2f}", lambda b, r: {"sigma": r.sigma}),
+    Column("played", "played", "played", "Played", "right", lambda b, r: str(r.played),
+           lambda b, r: {"played": r.played}),
+    Column("win", "win %", "win %", "Win", "right", lambda b, r: f"{r.win_pct:.0f}%" if r.played else "–",
+           lambda b, r: {"wins": r.wins, "win_pct": r.win_pct}),
+    Column("points", "pts ±", "game pts for:against", "Game pts", "right",
+           lambda b, r: f"{r.points_for}:{r.points_against}",
+           lambda b, r: {"points_for": r.points_for, "points_against": r.points_against}),
+    Column("pairs", "pairs W/S/L", "pairs W/S/L", "Pairs W S L", "center",
+           lambda b, r: f"{r.pairs_won}/{r.pairs_split}/{r.pairs_lost}",
+           lambda b, r: {"pairs": {"won": r.pairs_won, "split": r.pairs_split, "lost": r.pairs_lost}}),
+    Column("failures", "failures", "failures", "Failures", "left", lambda b, r: failures_text(r.failures),
+           lambda b, r: {"failures": r.failures}),
+    Column("p_above_next", "P↓", "P(above next)", "Above next", "right", lambda b, r: pct(r.p_above),
+           lambda b, r: {"p_above_next": r.p_above}, wide=lambda b, r: pct(r.p_above, 1)),
+)
+
+
+def row_data(board: Board, row: Row) -> dict[str, Any]:
+    """One standings row as leaderboard.json holds it: every column's fields, in column order."""
+    out: dict[str, Any] = {}
+    for c in COLUMNS:
+        out |= c.data(board, row)
+    return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.leaderboard import Board
+from harness.leaderboard import Board, game_id, game_title, row_data
 from harness.rating import Model, Played, Standings, standings
 
 FORMAT = "sixtysix-arena/leaderboard"
@@ -22,18 +22,14 @@ def document(board: Board) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "title": board.title,
+        "game": game_id(board),
+        "game_title": game_title(board),
+        "rule_changes": list(board.meta.get("rule_changes") or []),
         "tournament": board.meta,
         "rating": {k: getattr(s.model, k) for k in ("mu", "sigma", "beta", "tau", "draw_probability")}
         | {"system": "TrueSkill (trueskill package)", "sort": "mu - 3*sigma",
            "p_above_next": "Phi((mu1-mu2)/sqrt(sigma1^2+sigma2^2))", "fold_order": "seq"},
-        "standings": [
-            {"rank": r.rank, "name": r.name, "mu": r.mu, "sigma": r.sigma, "conservative": r.score,
-             "played": r.played, "wins": r.wins, "win_pct": r.win_pct, "points_for": r.points_for,
-             "points_against": r.points_against,
-             "pairs": {"won": r.pairs_won, "split": r.pairs_split, "lost": r.pairs_lost},
-             "failures": r.failures, "p_above_next": r.p_above, "provisional": r.name in board.provisional}
-            for r in s.rows
-        ],
+        "standings": [row_data(board, r) for r in s.rows],
         "crosstable": [
             {"row": a, "col": b, "wins": c.wins, "games": c.games, "rate": c.rate,
              "wilson95": list(c.interval)}
@@ -43,7 +39,7 @@ def document(board: Board) -> dict[str, Any]:
         "matches": [
             {"seq": p.seq, "match_id": p.match_id, "pair_id": p.pair_id, "players": list(p.players),
              "ranks": None if p.ranks is None else list(p.ranks), "scores": list(p.scores),
-             "cause": p.cause, "offender": p.offender}
+             "cause": p.cause, "offender": p.offender} | ({} if p.teams is None else {"teams": list(p.teams)})
             for p in sorted(board.played, key=lambda p: p.seq)
         ],
     }
@@ -59,7 +55,8 @@ def recompute(doc: dict[str, Any]) -> Standings:
     model = Model(r["mu"], r["sigma"], r["beta"], r["tau"], r["draw_probability"])
     played = [
         Played(m["seq"], m["match_id"], m["pair_id"], tuple(m["players"]),
-               None if m["ranks"] is None else tuple(m["ranks"]), tuple(m["scores"]), m["cause"], m["offender"])
+               None if m["ranks"] is None else tuple(m["ranks"]), tuple(m["scores"]), m["cause"], m["offender"],
+               teams=None if m.get("teams") is None else tuple(m["teams"]))
         for m in doc["matches"]
     ]
     return standings(model, [row["name"] for row in doc["tournament"]["entrants"]], played)

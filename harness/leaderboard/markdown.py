@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from harness.leaderboard import Board, failures_text, pct, shown_name
+from typing import Any
+
+from harness.leaderboard import COLUMNS, Board, game_title, pct, rules_text
+
+ALIGN = {"left": ":--", "center": ":-:", "right": "--:"}
 
 
 def render(board: Board) -> str:
     """Standings, crosstable and the facts needed to reproduce them, as Markdown."""
-    s, m = board.standings, board.meta
+    s = board.standings
     lines = [f"# {board.title}", ""]
-    facts = _facts(m)
-    if facts:
-        lines += [facts, ""]
-    lines += [
-        "| # | entrant | μ − 3σ | μ | σ | played | win % | game pts for:against | pairs W/S/L | failures | P(above next) |",
-        "|--:|:--|--:|--:|--:|--:|--:|--:|:-:|:--|--:|",
-    ]
-    for r in s.rows:
-        lines.append(
-            f"| {r.rank} | {shown_name(board, r.name)} | {r.score:.2f} | {r.mu:.2f} | {r.sigma:.2f} | {r.played} | "
-            f"{r.win_pct:.0f}% | {r.points_for}:{r.points_against} | "
-            f"{r.pairs_won}/{r.pairs_split}/{r.pairs_lost} | {failures_text(r.failures)} | {pct(r.p_above, 1)} |"
-        )
+    lines += [_facts(board), ""]
+    lines += ["| " + " | ".join(c.title for c in COLUMNS) + " |",
+              "|" + "|".join(ALIGN[c.justify] for c in COLUMNS) + "|"]
+    lines += ["| " + " | ".join(c.doc_text(board, r) for c in COLUMNS) + " |" for r in s.rows]
     names = s.order
     lines += ["", "## Head to head", "",
               "Row entrant's win rate against the column entrant, with its 95% Wilson interval.", "",
@@ -49,8 +44,9 @@ def render(board: Board) -> str:
     return "\n".join(lines)
 
 
-def _facts(m: dict) -> str:
-    parts = []
+def _facts(board: Board) -> str:
+    m: dict[str, Any] = board.meta
+    parts = [f"game: {game_title(board)}"]
     if "recorded" in m and "scheduled" in m:
         parts.append(f"{m['recorded']} of {m['scheduled']} matches")
     if "rounds" in m:
@@ -59,6 +55,5 @@ def _facts(m: dict) -> str:
         parts.append(f"seed {m['seed']}")
     if "time" in m:
         parts.append(f"{m['time']['move']:g} s per move, {m['time']['bank']:g} s bank")
-    if m.get("rule_changes"):
-        parts.append("rules: " + ", ".join(m["rule_changes"]))
+    parts.append(rules_text(board))
     return " · ".join(parts)

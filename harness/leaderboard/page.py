@@ -7,9 +7,11 @@ entrant's μ ± σ over the matches it played.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from html import escape
 
-from harness.leaderboard import Board, pct
+from harness.leaderboard import COLUMNS, Board, Column, game_title, pct, rules_text
+from harness.rating import Row
 
 PALETTE = ("#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5",
            "#9c6b4e", "#9498a0")
@@ -95,7 +97,7 @@ def render(board: Board) -> str:
 
 def _header(board: Board) -> str:
     m = board.meta
-    facts = []
+    facts = [f"game: <b>{escape(game_title(board))}</b>"]
     if "recorded" in m and "scheduled" in m:
         facts.append(f"<b>{m['recorded']}</b> of {m['scheduled']} matches")
     if "rounds" in m:
@@ -104,10 +106,7 @@ def _header(board: Board) -> str:
         facts.append(f"seed <b>{escape(str(m['seed']))}</b>")
     if "time" in m:
         facts.append(f"<b>{m['time']['move']:g} s</b> per move · {m['time']['bank']:g} s bank")
-    if m.get("rule_changes"):
-        facts.append("rules: " + escape(", ".join(m["rule_changes"])))
-    else:
-        facts.append("classic rules")
+    facts.append(escape(rules_text(board)))
     when = str(m.get("finished") or m.get("created") or "").replace("T", " ").replace("+00:00", " UTC")
     status = "final" if m.get("finished") else "in progress"
     sub = f"Sixty-Six Arena · {status}" + (f" · {escape(str(when))}" if when else "")
@@ -115,42 +114,74 @@ def _header(board: Board) -> str:
     return f"<header><h1>{escape(board.title)}</h1><p>{sub}</p><ul class=\"facts\">{items}</ul></header>"
 
 
+# The page's own markup for a column: header attributes and header text, and the cell. A column
+# without an entry is shown as its label and plain text.
+Cell = Callable[[Board, Row, dict[str, str], tuple[float, float]], str]
+
+
+def _range(b: Board, r: Row, colors: dict[str, str], lo_hi: tuple[float, float]) -> str:
+    """σ as a bar: μ ± 3σ on the common scale of every entrant, with μ marked."""
+    lo, span = lo_hi[0], (lo_hi[1] - lo_hi[0]) or 1.0
+    left, width, mid = (100 * (r.mu - 3 * r.sigma - lo) / span, 100 * 6 * r.sigma / span, 100 * (r.mu - lo) / span)
+    return (f"<td class=\"opt l\" title=\"μ ± 3σ\"><span class=\"range\"><i style=\"left:{left:.1f}%;"
+            f"width:{width:.1f}%;background:{colors[r.name]}\"></i><b style=\"left:{mid:.1f}%\"></b></span></td>")
+
+
+def _failures(b: Board, r: Row, colors: dict[str, str], lo_hi: tuple[float, float]) -> str:
+    fails = ", ".join(f"{k} {v}" for k, v in r.failures.items() if v)
+    shown = f"<span class=fail>{escape(fails)}</span>" if fails else "<span class=none>none</span>"
+    return f"<td class=\"l opt\">{shown}</td>"
+
+
+HEAD: dict[str, tuple[str, str]] = {
+    "entrant": (' class="l"', "Entrant"),
+    "conservative": (' title="conservative rating"', "μ − 3σ"),
+    "mu": (' class="opt"', "μ ± σ"),
+    "sigma": (' class="opt l"', "Skill range"),
+    "points": (' class="opt"', "Game pts"),
+    "pairs": (' class="opt"', "Pairs W S L"),
+    "failures": (' class="l opt"', "Failures"),
+    "p_above_next": (' title="P(truly above the next)"', "Above next"),
+}
+CELLS: dict[str, Cell] = {
+    "rank": lambda b, r, colors, lo_hi: f"<td class=\"rank\">{r.rank}</td>",
+    "entrant": lambda b, r, colors, lo_hi: (
+        f"<td class=\"l\"><span class=\"dot\" style=\"background:{colors[r.name]}\"></span>"
+        f"<span class=\"name\">{escape(r.name)}</span>"
+        f"{' <span class=none>provisional</span>' if r.name in b.provisional else ''}</td>"),
+    "conservative": lambda b, r, colors, lo_hi: f"<td class=\"score\">{r.score:.2f}</td>",
+    "mu": lambda b, r, colors, lo_hi: f"<td class=\"opt\">{r.mu:.2f} <span class=\"none\">± {r.sigma:.2f}</span></td>",
+    "sigma": _range,
+    "points": lambda b, r, colors, lo_hi: f"<td class=\"opt\">{r.points_for} : {r.points_against}</td>",
+    "pairs": lambda b, r, colors, lo_hi: (
+        f"<td class=\"pairs opt\"><span class=\"w\" title=\"won\">{r.pairs_won}</span>"
+        f"<span class=\"s\" title=\"split\">{r.pairs_split}</span>"
+        f"<span class=\"lo\" title=\"lost\">{r.pairs_lost}</span></td>"),
+    "failures": _failures,
+    "p_above_next": lambda b, r, colors, lo_hi: (
+        f"<td class=\"conf\">{'' if r.p_above is None else pct(r.p_above, 1)}</td>"),
+}
+
+
+def _head(c: Column) -> str:
+    attrs, text = HEAD.get(c.key, ("", escape(c.label)))
+    return f"<th{attrs}>{text}</th>"
+
+
+def _cell(c: Column, b: Board, r: Row, colors: dict[str, str], lo_hi: tuple[float, float]) -> str:
+    markup = CELLS.get(c.key)
+    return markup(b, r, colors, lo_hi) if markup else f"<td>{escape(c.text(b, r))}</td>"
+
+
 def _ranking(board: Board, colors: dict[str, str]) -> str:
     rows = board.standings.rows
-    lo = min((r.mu - 3 * r.sigma for r in rows), default=0.0)
-    hi = max((r.mu + 3 * r.sigma for r in rows), default=1.0)
-    span = (hi - lo) or 1.0
-    body = []
-    for r in rows:
-        left = 100 * (r.mu - 3 * r.sigma - lo) / span
-        width = 100 * 6 * r.sigma / span
-        mid = 100 * (r.mu - lo) / span
-        fails = ", ".join(f"{k} {v}" for k, v in r.failures.items() if v)
-        conf = "" if r.p_above is None else pct(r.p_above, 1)
-        body.append(
-            f"<tr class=\"{'top' if r.rank == 1 else ''}\" data-rank=\"{r.rank}\" data-name=\"{escape(r.name)}\">"
-            f"<td class=\"rank\">{r.rank}</td>"
-            f"<td class=\"l\"><span class=\"dot\" style=\"background:{colors[r.name]}\"></span>"
-            f"<span class=\"name\">{escape(r.name)}</span>"
-            f"{' <span class=none>provisional</span>' if r.name in board.provisional else ''}</td>"
-            f"<td class=\"score\">{r.score:.2f}</td>"
-            f"<td class=\"opt\">{r.mu:.2f} <span class=\"none\">± {r.sigma:.2f}</span></td>"
-            f"<td class=\"opt l\" title=\"μ ± 3σ\"><span class=\"range\"><i style=\"left:{left:.1f}%;"
-            f"width:{width:.1f}%;background:{colors[r.name]}\"></i><b style=\"left:{mid:.1f}%\"></b></span></td>"
-            f"<td>{r.played}</td><td>{r.win_pct:.0f}%</td>"
-            f"<td class=\"opt\">{r.points_for} : {r.points_against}</td>"
-            f"<td class=\"pairs opt\"><span class=\"w\" title=\"won\">{r.pairs_won}</span>"
-            f"<span class=\"s\" title=\"split\">{r.pairs_split}</span>"
-            f"<span class=\"lo\" title=\"lost\">{r.pairs_lost}</span></td>"
-            f"<td class=\"l opt\">{f'<span class=fail>{escape(fails)}</span>' if fails else '<span class=none>none</span>'}</td>"
-            f"<td class=\"conf\">{conf}</td></tr>"
-        )
-    head = (
-        "<tr><th>#</th><th class=\"l\">Entrant</th><th title=\"conservative rating\">μ − 3σ</th><th class=\"opt\">μ ± σ</th>"
-        "<th class=\"opt l\">Skill range</th><th>Played</th><th>Win</th><th class=\"opt\">Game pts</th>"
-        "<th class=\"opt\">Pairs W S L</th><th class=\"l opt\">Failures</th><th title=\"P(truly above the next)\">"
-        "Above next</th></tr>"
-    )
+    lo_hi = (min((r.mu - 3 * r.sigma for r in rows), default=0.0), max((r.mu + 3 * r.sigma for r in rows), default=1.0))
+    body = [
+        f"<tr class=\"{'top' if r.rank == 1 else ''}\" data-rank=\"{r.rank}\" data-name=\"{escape(r.name)}\">"
+        + "".join(_cell(c, board, r, colors, lo_hi) for c in COLUMNS) + "</tr>"
+        for r in rows
+    ]
+    head = "<tr>" + "".join(_head(c) for c in COLUMNS) + "</tr>"
     return (
         "<section id=\"ranking\"><h2>Standings</h2><p class=\"sub\">Sorted by the conservative rating μ − 3σ. "
         "<i>Above next</i> is the probability that the entrant's skill is truly above the next one's.</p>"

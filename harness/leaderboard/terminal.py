@@ -3,41 +3,70 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from harness.leaderboard import Board, failures_text, pct, shown_name
+from harness.leaderboard import COLUMNS, Board, game_title, pct, rules_text
+from harness.rating import FAILURE_COLUMNS, Row, Standings
+
+STYLE = {"entrant": "bold", "conservative": "bold"}  # column styles
+LEAGUE_HIDDEN = frozenset({"points"})  # the league client's table is narrower
+
+
+def _cell(key: str, text: str) -> RenderableType:
+    if key == "failures":
+        return Text(text, style="red" if text != "–" else "dim")
+    return text
 
 
 def standings_table(board: Board) -> Table:
     """The ranked table: rating, record, duplicate pairs, failures, confidence in the order."""
     s = board.standings
     t = Table(title=board.title, box=box.SIMPLE_HEAVY, title_style="bold", header_style="bold cyan",
-              caption=f"{s.matches} matches · sorted by μ − 3σ · P↓ = P(truly above the next)",
+              caption=f"game: {game_title(board)} · {rules_text(board)} · {s.matches} matches · sorted by μ − 3σ · "
+                      "P↓ = P(truly above the next)",
               caption_style="dim")
-    t.add_column("#", justify="right")
-    t.add_column("entrant", style="bold")
-    t.add_column("μ−3σ", justify="right", style="bold")
-    t.add_column("μ", justify="right")
-    t.add_column("σ", justify="right")
-    t.add_column("played", justify="right")
-    t.add_column("win %", justify="right")
-    t.add_column("pts ±", justify="right")
-    t.add_column("pairs W/S/L", justify="center")
-    t.add_column("failures")
-    t.add_column("P↓", justify="right")
+    for c in COLUMNS:
+        t.add_column(c.head, justify=c.justify, style=STYLE.get(c.key))
     for r in s.rows:
-        fail = failures_text(r.failures)
-        t.add_row(
-            str(r.rank), shown_name(board, r.name), f"{r.score:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.played),
-            f"{r.win_pct:.0f}%", f"{r.points_for}:{r.points_against}",
-            f"{r.pairs_won}/{r.pairs_split}/{r.pairs_lost}",
-            Text(fail, style="red" if fail != "–" else "dim"), pct(r.p_above),
-        )
+        t.add_row(*(_cell(c.key, c.text(board, r)) for c in COLUMNS))
     return t
+
+
+def league_table(lb: Any) -> Table:
+    """A protobuf ``Leaderboard`` (from the league service) as a table: the standings columns and
+    each entrant's marks (provisional, retired, operator, online)."""
+    rows = tuple(_row(r) for r in lb.rows)
+    meta = {k: getattr(lb, k) for k in ("game", "game_title", "rule_changes") if hasattr(lb, k)}  # newer services
+    board = Board(lb.title, Standings(rows, {}, {}, lb.matches), meta, provisional=frozenset())  # marked below
+    columns = [c for c in COLUMNS if c.key not in LEAGUE_HIDDEN]
+    game = f"game: {game_title(board)} · {rules_text(board)} · " if meta else ""
+    t = Table(title=lb.title, box=box.SIMPLE_HEAVY, title_style="bold", header_style="bold cyan",
+              caption=f"{game}{lb.rounds} rounds · {lb.matches} matches · sorted by μ − 3σ · "
+                      f"provisional: fewer than {lb.provisional_below} matches · {lb.updated}",
+              caption_style="dim")
+    for c in columns:
+        t.add_column(c.head, justify=c.justify)
+    t.add_column("")
+    for pb, r in zip(lb.rows, rows):
+        marks = [m for m, on in (("provisional", pb.provisional), ("retired", pb.retired), ("operator", pb.operator),
+                                 ("online", pb.connected and not pb.operator)) if on]
+        cells = [Text(c.text(board, r), style="dim" if pb.provisional else "bold") if c.key == "entrant"
+                 else _cell(c.key, c.text(board, r)) for c in columns]
+        t.add_row(*cells, Text(" ".join(marks), style="dim"))
+    return t
+
+
+def _row(pb: Any) -> Row:
+    """A protobuf leaderboard row as a standings :class:`Row`."""
+    fails = {k: pb.failures.get(k, 0) for k in FAILURE_COLUMNS} | {k: pb.failures[k] for k in sorted(pb.failures)}
+    return Row(pb.rank, pb.entrant, pb.mu, pb.sigma, pb.conservative, pb.played, pb.wins, pb.points_for,
+               pb.points_against, pb.pairs_won, pb.pairs_split, pb.pairs_lost, fails,
+               pb.p_above_next if pb.HasField("p_above_next") else None)
 
 
 def crosstable(board: Board) -> Table:

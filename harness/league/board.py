@@ -6,8 +6,9 @@ from collections.abc import Collection
 from typing import Any
 
 from harness.arena.result import Cause
+from harness.games import registry
 from harness.leaderboard import Board
-from harness.rating import Model, Played, standings, two_player
+from harness.rating import Model, Played, standings
 from harness.wire import league_pb2 as lpb
 
 from .store import EntrantRow, Store, now
@@ -25,12 +26,18 @@ def league_board(store: Store, *, title: str, provisional_below: int, model: Mod
         if m["cause"] == str(Cause.INTERRUPTED):
             interrupted += 1
             continue
-        players = (by_id[m["player0"]].label, by_id[m["player1"]].label)
-        played.append(two_player(m["seq"], m["match_id"], m["pair_id"], players, m["winner"],
-                                 (m["score0"] or 0, m["score1"] or 0), m["cause"], m["offender"]))
+        played.append(Played(m["seq"], m["match_id"], m["pair_id"], tuple(by_id[e].label for e in m["players"]),
+                             None if m["ranks"] is None else tuple(m["ranks"]), tuple(m["scores"]), m["cause"],
+                             m["offender"], tuple(m["teams"])))
     st = standings(model, [r.label for r in rows], played)
+    info = store.league
+    game = registry.get(info.game)
     meta = {
         "league": title,
+        "game": info.game,
+        "game_title": game.title,
+        "rules": info.rules,
+        "rule_changes": game.rules_changes(game.rules(info.rules)),
         "created": store.meta("created"),
         "updated": now(),
         "league_rounds": store.rounds(),

@@ -40,6 +40,11 @@ def add_league_parser(sub: Any) -> None:
                    help="registrations per minute per host, after a burst of the same size (10)")
     s.add_argument("--connect-rate", type=float, default=60.0, metavar="PER_MIN",
                    help="bot connections per minute per host, after a burst of half that (60)")
+    s.add_argument("--game", default=None,
+                   help="the game of a new league: sixtysix, schnapsen (default: sixtysix; an existing league "
+                        "keeps the game it was created with)")
+    s.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                   help="a rule option of a new league (repeatable; an existing league keeps its rules)")
     s.set_defaults(func=cmd_serve)
 
     r = lsub.add_parser("register", help="register a bot; prints its token once")
@@ -148,7 +153,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         max_message_bytes=args.max_message_bytes, move_ms=round(args.move_time * 1000),
         bank_ms=round(args.time_bank * 1000), stop_grace=args.stop_grace, provisional_below=args.provisional_below,
         register_per_minute=args.register_rate, register_burst=max(1, round(args.register_rate)),
-        connect_per_minute=args.connect_rate, connect_burst=max(1, round(args.connect_rate / 2)))
+        connect_per_minute=args.connect_rate, connect_burst=max(1, round(args.connect_rate / 2)),
+        game=args.game, rules=tuple(args.rule or ()))
     for path in (args.tls_cert, args.tls_key):
         if path and not os.path.isfile(path):
             return _fail(f"no such file: {path}", 2)
@@ -195,7 +201,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     from harness.arena.process import argv_of
 
     from .keys import name_problem
-    from .store import OPERATOR, Store
+    from .store import OPERATOR, Store, StoreError
 
     problem = name_problem(args.name)
     if problem is not None:
@@ -206,7 +212,10 @@ def cmd_add(args: argparse.Namespace) -> int:
         return _fail(f"bad command '{args.command}': {e}", 2)
     if shutil.which(prog) is None:
         return _fail(f"cannot run '{args.command}': '{prog}' not found", 2)
-    store = Store(args.db)
+    try:
+        store = Store(args.db)
+    except StoreError as e:
+        return _fail(str(e), 2)
     try:
         new, old = store.register(OPERATOR, args.name, command=args.command, cwd=os.getcwd())
     finally:
@@ -236,25 +245,6 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
 def table(board: Any) -> Any:
     """A rich table of a protobuf Leaderboard."""
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
+    from harness.leaderboard.terminal import league_table
 
-    t = Table(title=board.title, box=box.SIMPLE_HEAVY, title_style="bold", header_style="bold cyan",
-              caption=f"{board.rounds} rounds · {board.matches} matches · sorted by μ − 3σ · "
-                      f"provisional: fewer than {board.provisional_below} matches · {board.updated}",
-              caption_style="dim")
-    for col, justify in (("#", "right"), ("entrant", "left"), ("μ−3σ", "right"), ("μ", "right"), ("σ", "right"),
-                         ("played", "right"), ("win %", "right"), ("pairs W/S/L", "center"), ("failures", "left"),
-                         ("P↓", "right"), ("", "left")):
-        t.add_column(col, justify=justify)  # type: ignore[arg-type]
-    for r in board.rows:
-        fails = " · ".join(f"{k} {v}" for k, v in sorted(r.failures.items()) if v) or "–"
-        marks = [m for m, on in (("provisional", r.provisional), ("retired", r.retired), ("operator", r.operator),
-                                 ("online", r.connected and not r.operator)) if on]
-        win = f"{100 * r.wins / r.played:.0f}%" if r.played else "–"
-        above = f"{100 * r.p_above_next:.0f}%" if r.HasField("p_above_next") else "–"
-        t.add_row(str(r.rank), Text(r.entrant, style="dim" if r.provisional else "bold"), f"{r.conservative:.2f}",
-                  f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.played), win, f"{r.pairs_won}/{r.pairs_split}/{r.pairs_lost}",
-                  Text(fails, style="red" if fails != "–" else "dim"), above, Text(" ".join(marks), style="dim"))
-    return t
+    return league_table(board)

@@ -19,7 +19,7 @@ from typing import Any
 
 import grpc
 from harness.arena.result import Cause, Fault
-from harness.arena.server import Session, Waiters, check_hello, receive_hello, welcome
+from harness.arena.server import Session, Waiters, check_hello, receive_hello, refuse, welcome
 
 from .keys import Hasher, RateLimit, peer_host
 from .store import EntrantRow, Store
@@ -143,16 +143,20 @@ class Gate:
             row = self.store.by_token(self.hasher.hash(hello.token)) if hello.token else None
             if row is None or row.operator:
                 await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or retired token")
+            assert row is not None  # abort() raised otherwise
             seat = self.seat(row)
             if seat.connected:
                 await context.abort(grpc.StatusCode.ALREADY_EXISTS,
                                     f"'{seat.name}' is already connected; a new connection is accepted once "
                                     "that one has closed")
         problem = check_hello(hello)
+        game = self.store.league.game
+        if problem is None and game not in hello.games:
+            problem = f"this league plays {game}; the bot's Hello lists {', '.join(hello.games) or 'no game'}"
         if problem is not None:
             if waiter is not None and not waiter.done():
                 waiter.set_result(Fault(Cause.NO_HELLO, f"bad Hello: {problem}"))
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, problem)
+            await refuse(context, problem)
         session = Session(hello, context, self.max_message_bytes)
         # Queued, not written here: a match may take the session as soon as it is attached, and the
         # session's own writer sends the Welcome before anything else (gRPC allows one write at a time).

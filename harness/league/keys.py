@@ -19,6 +19,7 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
@@ -88,7 +89,7 @@ class RateLimit:
 
     MAX_KEYS = 10_000
 
-    def __init__(self, per_minute: float, burst: int, clock=time.monotonic) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, per_minute: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = per_minute / 60.0
         self.burst = float(burst)
         self.clock = clock

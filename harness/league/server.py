@@ -10,6 +10,8 @@ every WatchLeaderboard stream. On SIGTERM no new match starts; matches in flight
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import asyncio
 import random
 import shutil
@@ -28,7 +30,7 @@ from harness.arena.entrant import Entrant
 from harness.arena.match import play_match
 from harness.arena.result import Cause, Clock, MatchResult
 from harness.arena.server import SERVICE as BOT_SERVICE
-from harness.games.sixtysix.options import Rules
+from harness.games import registry
 from harness.leaderboard import Board
 from harness.rating import Model
 from harness.wire import league_pb2 as lpb
@@ -39,7 +41,7 @@ from .gate import Gate, Seat
 from .keys import Hasher, RateLimit
 from .pairing import Pairing, Standing, pair_round
 from .service import LeagueService
-from .store import EntrantRow, Store
+from .store import EntrantRow, Store, StoreError
 
 LEAGUE_SERVICE = "arena.v1.LeagueService"
 BENCH_AFTER = 3  # failed starts after which an operator entrant is no longer scheduled
@@ -68,6 +70,8 @@ class LeagueConfig:
     connect_per_minute: float = 60.0
     connect_burst: int = 30
     title: str = "Sixty-Six league"
+    game: str | None = None  # set when the database is created; None: the database's (a new one: sixtysix)
+    rules: tuple[str, ...] = ()  # name=value options, fixed at creation like the game
 
 
 class League:
@@ -76,7 +80,10 @@ class League:
     def __init__(self, cfg: LeagueConfig, log: Any = None) -> None:
         self.cfg = cfg
         self._log = log or (lambda line: print(f"league: {line}", flush=True))
-        self.store = Store(cfg.db)
+        self.store = Store(cfg.db, cfg.game, _rules_map(cfg.game, cfg.rules))
+        info = self.store.league
+        self.game = registry.get(info.game)
+        self.rules = self.game.rules(info.rules)
         recovered = self.store.recover()
         if recovered:
             self.log(f"{recovered} match(es) left unfinished by the last run recorded as interrupted")
@@ -209,7 +216,7 @@ class League:
 
     def publish(self) -> None:
         """Rewrite leaderboard.{md,json,html} and wake every watcher."""
-        from harness.tournament.publish import write
+        from harness.leaderboard.files import write
 
         self.changed()
         write(self.board(), self.cfg.out)
@@ -278,7 +285,7 @@ class League:
             ends: list[MatchResult] = []
             try:
                 pair = (x[1], y[1])
-                r = await play_match(pair, match_id=match_id, seed=seed, rules=Rules(),  # type: ignore[arg-type]
+                r = await play_match(pair, match_id=match_id, seed=seed, game=self.game.id, rules=self.rules,
                                      clock=self.clock, record_dir=Path(self.cfg.out) / "records",
                                      on_event=lambda ev: ends.append(ev["result"]) if ev["type"] == "end" else None)
             except asyncio.CancelledError:
@@ -294,6 +301,21 @@ class League:
         return results
 
 
+def _rules_map(game: str | None, assignments: Sequence[str]) -> dict[str, str] | None:
+    """Every option of ``game`` (sixtysix when None) with ``name=value`` assignments applied, or None
+    when there are none (the database keeps what it has); ValueError names a bad one."""
+    if not assignments:
+        return None
+    g = registry.get(game or "sixtysix")
+    values = {}
+    for item in assignments:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"rule option {item!r} is not written name=value")
+        values[name.strip()] = value.strip()
+    return g.rules_map(g.rules(values))
+
+
 def _offer(q: asyncio.Queue[bool | None], item: bool | None) -> None:
     """Put ``item`` on a one-slot queue, replacing what is there (watchers only need the latest)."""
     try:
@@ -304,8 +326,13 @@ def _offer(q: asyncio.Queue[bool | None], item: bool | None) -> None:
 
 
 async def serve(cfg: LeagueConfig) -> int:
-    """Run a league until SIGTERM/SIGINT. Exit status 0 after a graceful stop."""
-    league = League(cfg)
+    """Run a league until SIGTERM/SIGINT. Exit status 0 after a graceful stop; 2 when the database,
+    game or rules cannot be used (one line)."""
+    try:
+        league = League(cfg)
+    except (StoreError, ValueError) as e:
+        print(f"arena: {e}", file=sys.stderr)
+        return 2
     try:
         address = await league.start()
     except (OSError, RuntimeError, ValueError) as e:

@@ -61,6 +61,7 @@ class LeagueService(lpb_grpc.LeagueServiceServicer):
         if row is None or row.operator:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no active entrant '{request.name}' of owner "
                                                            f"'{request.owner or 'anonymous'}'")
+        assert row is not None  # abort() raised otherwise
         by_token = lg.store.by_token(lg.hasher.hash(request.token)) if request.token else None
         owner_ok = bool(request.owner_secret) and lg.hasher.matches(request.owner_secret,
                                                                     lg.store.owner_secret_hash(row.owner))

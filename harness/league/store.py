@@ -1,23 +1,34 @@
-"""The league's SQLite file (WAL): owners, entrant versions, rounds and every match.
+"""The league's SQLite file (WAL): the league's game and rules, owners, entrant versions, rounds
+and every match with one ``seats`` row per player (entrant, team, rank, score).
 
-Secrets are never stored, only their keyed hashes (see :mod:`harness.league.keys`). A match
-row is written when the match starts and completed when it ends, so a server that dies mid-match
-leaves a row that the next start marks INTERRUPTED: nothing recorded is ever lost.
+One league plays one game with one set of rules, fixed when the database is created and kept
+in ``meta`` (:attr:`Store.league`). Secrets are never stored, only their keyed hashes (see
+:mod:`harness.league.keys`). A match row and its seats are written when the match starts and
+completed when it ends, so a server that dies mid-match leaves rows that the next start marks
+INTERRUPTED: nothing recorded is ever lost. A database written before schema version 2 (two
+fixed player columns, no game) is refused with one line naming ``arena db upgrade``.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import sqlite3
 from collections import Counter
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from harness.arena.result import Cause, MatchResult
+from harness.games import registry
 from harness.league.pairing import pair_key
+from harness.sqlite_tx import StoreError, outdated, transaction
 
 OPERATOR = "operator"  # the owner of entrants the league runs from a command
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,12 +44,19 @@ CREATE TABLE IF NOT EXISTS rounds (
 CREATE TABLE IF NOT EXISTS matches (
   seq INTEGER PRIMARY KEY, match_id TEXT UNIQUE NOT NULL, round INTEGER NOT NULL REFERENCES rounds(id),
   pair_id TEXT NOT NULL, leg INTEGER NOT NULL, seed INTEGER NOT NULL,
-  player0 INTEGER NOT NULL REFERENCES entrants(id), player1 INTEGER NOT NULL REFERENCES entrants(id),
   day TEXT NOT NULL, started TEXT NOT NULL, finished TEXT,
-  winner INTEGER, score0 INTEGER, score1 INTEGER, cause TEXT, offender INTEGER, detail TEXT,
+  cause TEXT, offender INTEGER, detail TEXT,
   deals INTEGER, decisions INTEGER, record TEXT, duration_s REAL);
 CREATE INDEX IF NOT EXISTS matches_day ON matches (day);
+CREATE TABLE IF NOT EXISTS seats (
+  match_id TEXT NOT NULL REFERENCES matches(match_id), player INTEGER NOT NULL,
+  entrant INTEGER NOT NULL REFERENCES entrants(id), team INTEGER NOT NULL,
+  rank INTEGER, score INTEGER,  -- NULL until the match ends (rank stays NULL without a result)
+  PRIMARY KEY (match_id, player));
 """
+
+MATCH_COLUMNS = ("seq", "match_id", "round", "pair_id", "leg", "seed", "day", "started", "finished", "cause",
+                 "offender", "detail", "deals", "decisions", "record", "duration_s")
 
 
 def now() -> str:
@@ -72,26 +90,95 @@ class EntrantRow:
         return self.command is not None
 
 
-class Store:
-    """The league database. One connection, used from the event loop's thread."""
+@dataclass(frozen=True, slots=True)
+class LeagueInfo:
+    """What a league plays, fixed at creation: the game id and its rules (``name -> text``)."""
 
-    def __init__(self, path: str | Path) -> None:
+    game: str
+    rules: dict[str, str]
+
+
+class Store:
+    """The league database. One connection, used from the event loop's thread.
+
+    A new database records ``game`` (default ``sixtysix``) and ``rules`` (default: every option of
+    that game at its default, as :meth:`harness.games.base.Game.rules_map` spells them). Opening an
+    existing one with a ``game`` or ``rules`` other than its own is refused (StoreError); None
+    accepts what it holds.
+    """
+
+    def __init__(self, path: str | Path, game: str | None = None, rules: Mapping[str, str] | None = None) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"cannot open the league database '{self.path}': {e}") from None
         self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
-        if self.meta("created") is None:
-            self.set_meta("created", now())
+        try:
+            fresh = self._check_version()
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            if fresh:
+                self._create(game or "sixtysix", rules)
+        except sqlite3.DatabaseError as e:
+            self.db.close()
+            raise StoreError(f"'{self.path}' is not a usable league database: {e}") from None
+        except StoreError:
+            self.db.close()
+            raise
+        info = self.league
+        if game is not None and game != info.game:
+            self.db.close()
+            raise StoreError(f"'{self.path}' is a league of {info.game}; it cannot play {game} "
+                             f"(one league plays the game it was created with)")
+        if rules is not None and dict(rules) != info.rules:
+            diff = sorted(k for k in set(rules) | set(info.rules) if rules.get(k) != info.rules.get(k))
+            self.db.close()
+            raise StoreError(f"'{self.path}' plays {info.game} with other rules ({diff[0]}="
+                             f"{info.rules.get(diff[0], '(unset)')}, not {rules.get(diff[0], '(unset)')}); "
+                             f"one league keeps the rules it was created with")
+
+    def _check_version(self) -> bool:
+        """True for a new (empty) database; StoreError for another kind of file or schema version."""
+        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            return True
+        if "owners" not in tables or "meta" not in tables:
+            raise StoreError(f"'{self.path}' is not a league database")
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        if row is None:  # written before the league kept a schema version: version 1
+            raise StoreError(outdated(self.path, 1))
+        if row[0] != str(SCHEMA_VERSION):
+            raise StoreError(f"'{self.path}' was written with schema version {row[0]}; this arena reads "
+                             f"league version {SCHEMA_VERSION}")
+        return False
+
+    def _create(self, game: str, rules: Mapping[str, str] | None) -> None:
+        try:
+            g = registry.get(game)
+        except ValueError as e:
+            raise StoreError(f"cannot create the league '{self.path}': {e}") from None
+        chosen = dict(rules) if rules is not None else g.rules_map(g.rules())
+        with transaction(self.db):
+            for stmt in SCHEMA.split(";"):
+                if stmt.strip():
+                    self.db.execute(stmt)
+            for key, value in (("schema_version", str(SCHEMA_VERSION)), ("created", now()), ("game", game),
+                               ("rules", json.dumps(chosen, sort_keys=True))):  # a racing creator's stay
+                self.db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     def close(self) -> None:
         self.db.close()
 
-    def _tx(self) -> Any:
-        return _Tx(self.db)
+    def _tx(self) -> AbstractContextManager[None]:
+        return transaction(self.db)
+
+    @property
+    def league(self) -> LeagueInfo:
+        """The game and rules this league plays (fixed at creation)."""
+        return LeagueInfo(self.meta("game") or "sixtysix", json.loads(self.meta("rules") or "{}"))
 
     # -- meta ---------------------------------------------------------------------------
 
@@ -124,7 +211,7 @@ class Store:
             cur = self.db.execute(
                 "INSERT INTO entrants (owner, name, version, command, cwd, token_hash, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)", (owner, name, version, command, cwd, token_hash, now()))
-            new = self.entrant(cur.lastrowid)
+            new = self.entrant(int(cur.lastrowid or 0))
         assert new is not None
         return new, old
 
@@ -155,8 +242,10 @@ class Store:
     def recover(self) -> int:
         """Mark matches left unfinished by a server that died as INTERRUPTED; returns how many."""
         with self._tx():
+            self.db.execute("UPDATE seats SET rank = NULL "
+                            "WHERE match_id IN (SELECT match_id FROM matches WHERE finished IS NULL)")
             cur = self.db.execute(
-                "UPDATE matches SET finished = ?, cause = ?, detail = ?, winner = NULL, offender = NULL "
+                "UPDATE matches SET finished = ?, cause = ?, detail = ?, offender = NULL "
                 "WHERE finished IS NULL", (now(), str(Cause.INTERRUPTED), "the league server stopped during the match"))
             self.db.execute("UPDATE rounds SET finished = ? WHERE finished IS NULL", (now(),))
         return cur.rowcount
@@ -178,44 +267,61 @@ class Store:
         return self.db.execute("SELECT COUNT(*) FROM rounds WHERE matches > 0").fetchone()[0]
 
     def start_match(self, match_id: str, round_id: int, pair_id: str, leg: int, seed: int,
-                    players: tuple[int, int]) -> None:
-        self.db.execute(
-            "INSERT INTO matches (match_id, round, pair_id, leg, seed, player0, player1, day, started) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (match_id, round_id, pair_id, leg, seed, *players, today(), now()))
+                    players: Sequence[int], teams: Sequence[int] | None = None) -> None:
+        """Record a match as it starts: its row and one seat per player (entrant ids by player
+        index; ``teams`` by player index, default every player alone)."""
+        teams = tuple(range(len(players))) if teams is None else tuple(teams)
+        with self._tx():
+            self.db.execute(
+                "INSERT INTO matches (match_id, round, pair_id, leg, seed, day, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match_id, round_id, pair_id, leg, seed, today(), now()))
+            self.db.executemany(
+                "INSERT INTO seats (match_id, player, entrant, team) VALUES (?, ?, ?, ?)",
+                [(match_id, i, e, teams[i]) for i, e in enumerate(players)])
 
     def finish_match(self, r: MatchResult) -> None:
-        """Complete the match's row with its result (one statement, so one transaction)."""
-        self.db.execute(
-            "UPDATE matches SET finished = ?, winner = ?, score0 = ?, score1 = ?, cause = ?, offender = ?, detail = ?, "
-            "deals = ?, decisions = ?, record = ?, duration_s = ? WHERE match_id = ?",
-            (now(), r.winner, r.scores[0], r.scores[1], str(r.cause), r.offender, r.detail, r.deals, r.decisions,
-             r.record, r.duration_s, r.match_id))
+        """Complete the match's row and its seats with the result, in one transaction."""
+        with self._tx():
+            self.db.execute(
+                "UPDATE matches SET finished = ?, cause = ?, offender = ?, detail = ?, deals = ?, decisions = ?, "
+                "record = ?, duration_s = ? WHERE match_id = ?",
+                (now(), str(r.cause), r.offender, r.detail, r.deals, r.decisions, r.record, r.duration_s, r.match_id))
+            self.db.executemany(
+                "UPDATE seats SET rank = ?, score = ?, team = ? WHERE match_id = ? AND player = ?",
+                [(None if r.ranks is None else r.ranks[i], r.scores[i], r.teams[i], r.match_id, i)
+                 for i in range(len(r.scores))])
 
     def matches(self) -> list[dict[str, Any]]:
-        """Every finished match, in start order, with player ids."""
-        return [dict(r) for r in self.db.execute("SELECT * FROM matches WHERE finished IS NOT NULL ORDER BY seq")]
+        """Every finished match, in start order: its ``matches`` columns plus ``players`` (entrant
+        ids), ``ranks`` (None when the match has no result), ``scores`` (0 where none was
+        recorded) and ``teams``, lists by player index."""
+        rows = [dict(r) for r in self.db.execute("SELECT * FROM matches WHERE finished IS NOT NULL ORDER BY seq")]
+        seats: dict[str, list[sqlite3.Row]] = {}
+        for s in self.db.execute("SELECT s.* FROM seats s JOIN matches m ON m.match_id = s.match_id "
+                                 "WHERE m.finished IS NOT NULL ORDER BY s.match_id, s.player"):
+            seats.setdefault(s["match_id"], []).append(s)
+        for r in rows:
+            ss = seats.get(r["match_id"], [])
+            ranks = [s["rank"] for s in ss]
+            r["players"] = [s["entrant"] for s in ss]
+            r["ranks"] = None if not ss or any(k is None for k in ranks) else ranks
+            r["scores"] = [s["score"] or 0 for s in ss]
+            r["teams"] = [s["team"] for s in ss]
+        return rows
 
     def met_today(self, labels: dict[int, str]) -> Counter[tuple[str, str]]:
-        """Matches started today per pair of leaderboard names."""
+        """Matches started today per pair of leaderboard names (every two players of a match)."""
+        by_match: dict[str, list[int]] = {}
+        for mid, entrant in self.db.execute(
+                "SELECT s.match_id, s.entrant FROM seats s JOIN matches m ON m.match_id = s.match_id "
+                "WHERE m.day = ? ORDER BY s.match_id, s.player", (today(),)):
+            by_match.setdefault(mid, []).append(entrant)
         met: Counter[tuple[str, str]] = Counter()
-        for a, b, n in self.db.execute("SELECT player0, player1, COUNT(*) FROM matches WHERE day = ? "
-                                       "GROUP BY player0, player1", (today(),)):
-            if a in labels and b in labels:
-                met[pair_key(labels[a], labels[b])] += n
+        for players in by_match.values():
+            for a, b in itertools.combinations(players, 2):
+                if a in labels and b in labels:
+                    met[pair_key(labels[a], labels[b])] += 1
         return met
-
-
-class _Tx:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: Any, *_: Any) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
 def _entrant(row: sqlite3.Row) -> EntrantRow:

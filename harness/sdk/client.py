@@ -10,6 +10,9 @@ A bot is any object with ``act(observation) -> action``::
 
     raise SystemExit(run(Mine(), name="mine"))
 
+A bot plays the games it lists in ``games`` (default ``("sixtysix",)``; e.g. ``games = ("sixtysix",
+"schnapsen")``), which Hello announces; each request is decoded by its game's codec into an
+:class:`Observation` (the Sixty-Six one for both games, with ``pack`` saying which cards are dealt).
 The address and token come from ``--arena``/``--token`` or ``ARENA_ADDRESS``/``ARENA_TOKEN``; an arena
 that uses TLS (a league) is trusted through ``--tls-ca FILE`` or ``ARENA_TLS_CA`` (a PEM CA or certificate).
 Requests are answered on a thread pool (``--max-concurrent``, announced in Hello), each reply
@@ -35,10 +38,10 @@ from typing import Any, Protocol
 import grpc
 
 from harness.games.sixtysix.observe import Observation as GameObservation
-from harness.games.sixtysix.options import Rules
 from harness.wire import arena_pb2 as pb
 from harness.wire import arena_pb2_grpc as pb_grpc
-from harness.wire.convert import WireError, hello, reply, request_from_pb, rules_from_map
+from harness.wire.codecs import Codec, codec
+from harness.wire.convert import GAME, WireError, hello, reply
 
 from .helpers import Determinizer, opponent_hand_size, points_in_play, unseen
 
@@ -72,9 +75,25 @@ class Observation(GameObservation):
 
 
 class Bot(Protocol):
-    """What a bot implements. Optional: ``on_notice(message)`` receives MatchStart/DealStart/DealEnd/MatchEnd."""
+    """What a bot implements. Optional: ``games`` (the game ids it plays, default ``("sixtysix",)``) and
+    ``on_notice(message)``, which receives MatchStart/DealStart/DealEnd/MatchEnd."""
 
     def act(self, observation: Observation) -> str: ...
+
+
+def bot_games(bot: Any) -> tuple[str, ...]:
+    """The games ``bot`` declares; ValueError names one that has no wire codec.
+
+    >>> bot_games(object()), bot_games(type("B", (), {"games": ("schnapsen", "sixtysix")})())
+    (('sixtysix',), ('schnapsen', 'sixtysix'))
+    """
+    games = getattr(bot, "games", (GAME,))
+    games = (games,) if isinstance(games, str) else tuple(games)
+    if not games:
+        raise ValueError("the bot lists no game")
+    for g in games:
+        codec(g)
+    return games
 
 
 def parse_args(argv: Sequence[str] | None, name: str) -> argparse.Namespace:
@@ -93,6 +112,11 @@ def run(bot: Bot, argv: Sequence[str] | None = None, *, name: str | None = None,
         max_concurrent: int = 4) -> int:
     """Connect to the arena and serve ``bot`` until Goodbye, SIGTERM/SIGINT or a dropped connection."""
     name = name or type(bot).__name__
+    try:
+        games = bot_games(bot)
+    except ValueError as e:
+        print(f"{name}: {e}", file=sys.stderr)
+        return 2
     args = parse_args(sys.argv[1:] if argv is None else argv, name)
     if not args.arena:
         print(f"{name}: no arena address (give --arena ADDRESS or set ARENA_ADDRESS)", file=sys.stderr)
@@ -105,7 +129,7 @@ def run(bot: Bot, argv: Sequence[str] | None = None, *, name: str | None = None,
         except OSError as e:
             print(f"{name}: cannot read --tls-ca {args.tls_ca}: {e.strerror}", file=sys.stderr)
             return 2
-    conn = Connection(bot, args.arena, args.token, args.name, version, workers, tls_ca=tls_ca)
+    conn = Connection(bot, args.arena, args.token, args.name, version, workers, tls_ca=tls_ca, games=games)
     return conn.serve(args.connect_timeout)
 
 
@@ -113,12 +137,13 @@ class Connection:
     """One stream to the arena; the main thread reads, a pool of workers runs ``act``."""
 
     def __init__(self, bot: Bot, address: str, token: str, name: str, version: str, workers: int,
-                 tls_ca: bytes | None = None) -> None:
+                 tls_ca: bytes | None = None, games: Sequence[str] = (GAME,)) -> None:
         self.bot, self.address, self.token, self.name, self.version = bot, address, token, name, version
         self.workers = workers
         self.tls_ca = tls_ca  # PEM root certificates: connect with TLS
+        self.games = tuple(games)
         self.outbox: queue.Queue[pb.BotMessage | None] = queue.Queue()
-        self.rules: dict[str, Rules] = {}
+        self.matches: dict[str, tuple[Codec, Any]] = {}  # match id -> its game's codec and rules
         self.stopping = threading.Event()
         self.call: Any = None
 
@@ -145,7 +170,7 @@ class Connection:
                     return 0
                 self._say(f"cannot connect to {self.address} within {connect_timeout:g} s")
                 return 1
-            self.outbox.put(hello(self.name, self.version, self.token, self.workers))
+            self.outbox.put(hello(self.name, self.version, self.token, self.workers, self.games))
             self.call = pb_grpc.BotArenaStub(channel).Play(self._outgoing())
             return self._read(pool)
         finally:
@@ -200,12 +225,9 @@ class Connection:
 
     def _notice(self, kind: str, msg: Any) -> None:
         if kind == "match_start":
-            try:
-                self.rules[msg.match_id] = rules_from_map(msg.rules)
-            except WireError as e:
-                self._say(f"match {msg.match_id}: rules not understood ({e}); assuming the defaults")
+            self._match_start(msg)
         elif kind == "match_end":
-            self.rules.pop(msg.match_id, None)
+            self.matches.pop(msg.match_id, None)
         hook = getattr(self.bot, "on_notice", None)
         if hook is not None:
             try:
@@ -213,13 +235,41 @@ class Connection:
             except Exception:  # noqa: BLE001 - a bot bug must not end the connection
                 self._say("on_notice raised:\n" + traceback.format_exc())
 
+    def _match_start(self, msg: pb.MatchStart) -> None:
+        """Keep the match's game and rules for decoding its requests."""
+        if msg.game not in self.games:
+            self._say(f"match {msg.match_id}: the arena sent a game this bot does not list ({msg.game!r})")
+        try:
+            c = codec(msg.game)
+        except ValueError as e:
+            self._say(f"match {msg.match_id}: {e}")
+            return
+        try:
+            rules = c.rules(msg.rules)
+        except WireError as e:
+            self._say(f"match {msg.match_id}: rules not understood ({e}); assuming the defaults")
+            rules = c.rules({})
+        self.matches[msg.match_id] = (c, rules)
+
+    def _match(self, req: pb.DecisionRequest) -> tuple[Codec, Any]:
+        """The codec and rules of the request's match: from its MatchStart, else the game its
+        observation case names, with that game's default rules."""
+        known = self.matches.get(req.match_id)
+        if known is not None:
+            return known
+        try:
+            c = codec(req.WhichOneof("observation") or "")
+        except ValueError:
+            raise WireError(f"no MatchStart for match {req.match_id!r} and no known observation") from None
+        return c, c.rules({})
+
     def _answer(self, req: pb.DecisionRequest, received: float) -> None:
         if self.stopping.is_set():
             return
-        rules = self.rules.get(req.match_id, Rules())
         try:
-            obs = request_from_pb(req, rules, Observation, move_ms=req.clock.move_ms, bank_ms=req.clock.bank_ms,
-                                  received=received, match_id=req.match_id)
+            c, rules = self._match(req)
+            obs = c.decode_request(req, rules, Observation, move_ms=req.clock.move_ms, bank_ms=req.clock.bank_ms,
+                                   received=received, match_id=req.match_id)
         except WireError as e:
             self._say(f"request {req.request_id} does not decode: {e}")
             return

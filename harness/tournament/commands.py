@@ -25,7 +25,8 @@ from rich.text import Text
 
 from harness.arena.limits import Limits
 from harness.arena.result import Cause, MatchResult
-from harness.leaderboard import terminal
+from harness.leaderboard import files, terminal
+from harness.games import registry
 from harness.tournament import config as config_mod
 from harness.tournament import publish, runner
 from harness.tournament.config import ConfigError, TournamentConfig
@@ -52,7 +53,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     """The tournament config from CONFIG or --bot flags, with --db/--out/--concurrency applied."""
     flag_only = {"--name": args.name, "--rounds": args.rounds, "--seed": args.seed,
                  "--move-time": args.move_time, "--time-bank": args.time_bank, "--rule": args.rule,
-                 "--limit": getattr(args, "limit", None)}
+                 "--limit": getattr(args, "limit", None), "--game": getattr(args, "game", None)}
     if args.config and args.bot:
         raise ConfigError("give either a CONFIG file or --bot entrants, not both")
     if args.config:
@@ -64,12 +65,13 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         return config_mod.build(
             name=cfg.name, entrants=cfg.entrants, rounds=cfg.rounds, seed=cfg.seed,
             concurrency=overrides["concurrency"] or cfg.concurrency, move_s=cfg.move_s, bank_s=cfg.bank_s,
-            rules=cfg.rules, limits=cfg.limits, db=args.db or cfg.db, out=args.out or cfg.out,
+            rules=registry.get(cfg.game).rules_map(cfg.rules), limits=cfg.limits, db=args.db or cfg.db,
+            out=args.out or cfg.out, game=cfg.game,
         ) if any(v is not None for v in overrides.values()) else cfg
     if not args.bot:
         raise ConfigError("no entrants: give a CONFIG file or --bot NAME=COMMAND (at least two)")
     return config_mod.from_flags(
-        args.bot, name=args.name or "tournament", rounds=1 if args.rounds is None else args.rounds,
+        args.bot, name=args.name or "tournament", game=getattr(args, "game", None) or "sixtysix", rounds=1 if args.rounds is None else args.rounds,
         seed=args.seed or 0, concurrency=args.concurrency,
         move_s=1.0 if args.move_time is None else args.move_time,
         bank_s=10.0 if args.time_bank is None else args.time_bank,
@@ -84,8 +86,8 @@ def resume_command(args: argparse.Namespace) -> str:
         words.append(args.config)
     for b in args.bot or []:
         words += ["--bot", b]
-    for flag in ("name", "rounds", "seed", "move_time", "time_bank", "concurrency", "db", "out"):
-        value = getattr(args, flag)
+    for flag in ("name", "game", "rounds", "seed", "move_time", "time_bank", "concurrency", "db", "out"):
+        value = getattr(args, flag, None)
         if value is not None:
             words += [f"--{flag.replace('_', '-')}", str(value)]
     for r in args.rule or []:
@@ -98,7 +100,15 @@ def resume_command(args: argparse.Namespace) -> str:
 def check_same(stored: dict[str, Any], cfg: TournamentConfig) -> None:
     """ConfigError naming the first setting that differs from the stored tournament's."""
     now = json.loads(json.dumps(cfg.identity()))
-    stored = {"limits": Limits().to_dict(), **stored}  # tournaments stored before [limits] ran with the defaults
+    # Tournaments stored before [limits] ran with the defaults, before games were sixtysix, and kept
+    # their rules as typed values: compare rules by what they mean.
+    stored = {"limits": Limits().to_dict(), "game": "sixtysix", **stored}
+    if stored["game"] in registry.ids() and isinstance(stored.get("rules"), dict):
+        game = registry.get(stored["game"])
+        try:
+            stored["rules"] = game.rules_map(game.rules(stored["rules"]))
+        except ValueError:
+            pass
     for key in now:
         if stored.get(key) != now[key]:
             raise ConfigError(
@@ -177,9 +187,9 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
             return _finish(cfg, store, existing, console, interrupted=False, resume=resume)
     bots = runner.Bots(cfg.entrants, limits=cfg.limits)
     try:
-        entrants = await bots.start()
+        entrants = await bots.start(cfg.game)
         t = existing or store.create(cfg.name, cfg.identity(), total(len(cfg.entrants), cfg.rounds),
-                                     [(e.name, e.label) for e in cfg.entrants])
+                                     [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
         view = _View(store, t, len(store.done(t.id)))
         stop = asyncio.Event()
         work = asyncio.ensure_future(runner.run(
@@ -199,7 +209,7 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
             loop.add_signal_handler(sig, on_signal)
         try:
             if console.is_terminal:
-                from harness.cli import live_display
+                from harness.live import live_display
 
                 with live_display(view.render, console):
                     await _wait(work)
@@ -233,7 +243,7 @@ def _play_match() -> runner.PlayFn:
 def _finish(cfg: TournamentConfig, store: Store, t: Tournament, console: Console, *, interrupted: bool,
             resume: str, show_table: bool = True) -> int:
     b = publish.board(store, t)
-    paths = publish.write(b, cfg.out)
+    paths = files.write(b, cfg.out)
     if show_table:
         console.print(terminal.render(b))
     else:
@@ -270,7 +280,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         return _fail(e)
     if problems:
         b.meta["damage"] = problems
-    paths = publish.write(b, args.out)
+    paths = files.write(b, args.out)
     console = _console()
     console.print(terminal.render(b))
     console.print(f"leaderboards: {', '.join(str(p) for p in paths)}", highlight=False)

@@ -3,6 +3,7 @@
 A config file looks like::
 
     name = "demo"            # optional; default: the file's stem
+    game = "sixtysix"        # optional; any registered game: sixtysix, schnapsen
     rounds = 2               # duplicate round robins
     seed = 66
     concurrency = 2          # matches at once; default: number of cores
@@ -13,7 +14,7 @@ A config file looks like::
     move = 1.0               # per decision
     bank = 10.0              # per match, spent when a decision takes longer than `move`
 
-    [rules]                  # optional; any rule option by its spec name
+    [rules]                  # optional; any rule option of the game by its spec name
     dealer_rotation = "alternate"
 
     [limits]                 # optional; per spawned bot, see harness.arena.limits.Limits
@@ -48,9 +49,9 @@ from pathlib import Path
 from typing import Any
 
 from harness.arena.limits import Limits
-from harness.games.sixtysix.options import Rules
+from harness.games import registry
 
-TOP_KEYS = {"name", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "limits", "entrant"}
+TOP_KEYS = {"name", "game", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "limits", "entrant"}
 TIME_KEYS = {"move", "bank"}
 ENTRANT_KEYS = {"name", "command"}
 # limit name -> (type, lowest allowed value other than 0/false for "off", highest)
@@ -104,10 +105,11 @@ class TournamentConfig:
     concurrency: int = field(default_factory=lambda: os.cpu_count() or 1)
     move_s: float = 1.0
     bank_s: float = 10.0
-    rules: Rules = field(default_factory=Rules)
+    rules: Any = None  # the game's rule set (its defaults when built through build())
     limits: Limits = field(default_factory=Limits)
     db: Path = Path("results/arena.db")
     out: Path = Path("results")
+    game: str = "sixtysix"
 
     @property
     def names(self) -> list[str]:
@@ -117,11 +119,12 @@ class TournamentConfig:
         """What must not change between a run and its resumption."""
         return {
             "name": self.name,
+            "game": self.game,
             "entrants": [[e.name, e.label] for e in self.entrants],
             "rounds": self.rounds,
             "seed": self.seed,
             "time": {"move": self.move_s, "bank": self.bank_s},
-            "rules": self.rules.to_dict(),
+            "rules": registry.get(self.game).rules_map(self.rules),
             "limits": self.limits.to_dict(),
         }
 
@@ -176,6 +179,7 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
     limits = _table(data, "limits", "'limits' must be a table of resource limits")
     return build(
         name=data.get("name", default_name),
+        game=data.get("game", "sixtysix"),
         entrants=specs,
         rounds=data.get("rounds", 1),
         seed=data.get("seed", 0),
@@ -190,7 +194,7 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
 
 
 def from_flags(
-    bots: Sequence[str], *, name: str = "tournament", rounds: int = 1, seed: int = 0,
+    bots: Sequence[str], *, name: str = "tournament", game: str = "sixtysix", rounds: int = 1, seed: int = 0,
     concurrency: int | None = None, move_s: float = 1.0, bank_s: float = 10.0,
     rules: Sequence[str] = (), limits: Sequence[str] = (), db: str | None = None, out: str | None = None,
 ) -> TournamentConfig:
@@ -201,17 +205,19 @@ def from_flags(
         if not sep:
             raise ConfigError(f"--bot '{show(item)}' is not written NAME=COMMAND")
         specs.append(entrant(bot_name.strip(), command.strip()))
-    try:
-        parsed = Rules.parse(rules)
-    except (ValueError, TypeError, OverflowError) as e:
-        raise ConfigError(str(e)) from None
+    parsed: dict[str, str] = {}
+    for item in rules:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"rule option '{show(item)}' is not written name=value")
+        parsed[key.strip()] = value.strip()
     given: dict[str, str] = {}
     for item in limits:
         key, sep, value = item.partition("=")
         if not sep:
             raise ConfigError(f"--limit '{show(item)}' is not written NAME=VALUE")
         given[key.strip()] = value.strip()
-    return build(name=name, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
+    return build(name=name, game=game, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
                  move_s=move_s, bank_s=bank_s, rules=parsed, limits=given, db=db, out=out)
 
 
@@ -236,12 +242,14 @@ def entrant(name: str, command: Any) -> EntrantSpec:
 
 def build(
     *, name: Any, entrants: Sequence[EntrantSpec], rounds: Any, seed: Any, concurrency: Any,
-    move_s: Any, bank_s: Any, rules: Rules | Mapping[str, Any], db: Any, out: Any,
+    move_s: Any, bank_s: Any, rules: Mapping[str, Any], db: Any, out: Any, game: Any = "sixtysix",
     limits: Limits | Mapping[str, Any] | None = None,
 ) -> TournamentConfig:
     """Check every value and make the config."""
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise ConfigError(f"bad tournament name '{show(name)}' (letters, digits, _ . + -; at most 40)")
+    if not isinstance(game, str) or game not in registry.ids():
+        raise ConfigError(f"unknown game '{show(game)}' (games: {', '.join(registry.ids())})")
     if len(entrants) < 2:
         raise ConfigError(f"a tournament needs at least two entrants (got {len(entrants)})")
     seen: set[str] = set()
@@ -254,20 +262,19 @@ def build(
     concurrency = (os.cpu_count() or 1) if concurrency is None else _int("concurrency", concurrency, 1, 256)
     move_s = _seconds("time.move", move_s, positive=True)
     bank_s = _seconds("time.bank", bank_s, positive=False)
-    if not isinstance(rules, Rules):
-        rules = rules_of(rules)
+    parsed_rules = rules_of(rules, game)
     if not isinstance(limits, Limits):
         limits = limits_of(limits or {})
     out_dir = _path("out", out) or Path("results")
     return TournamentConfig(
         name=name, entrants=tuple(entrants), rounds=rounds, seed=seed, concurrency=concurrency,
-        move_s=move_s, bank_s=bank_s, rules=rules, limits=limits,
-        db=_path("db", db) or out_dir / "arena.db", out=out_dir,
+        move_s=move_s, bank_s=bank_s, rules=parsed_rules, limits=limits,
+        db=_path("db", db) or out_dir / "arena.db", out=out_dir, game=game,
     )
 
 
-def rules_of(values: Mapping[str, Any]) -> Rules:
-    """Rules from the ``[rules]`` table; values are strings, whole numbers or true/false."""
+def rules_of(values: Mapping[str, Any], game: str = "sixtysix") -> Any:
+    """The game's rules from the ``[rules]`` table; values are strings, whole numbers or true/false."""
     for key, value in values.items():
         if isinstance(value, (Mapping, list, tuple)) or (isinstance(value, float) and not value.is_integer()) or \
                 (isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**63) or \
@@ -275,7 +282,7 @@ def rules_of(values: Mapping[str, Any]) -> Rules:
             raise ConfigError(f"bad value '{show(value)}' for rule option '{show(key)}' "
                               "(expected a string, a whole number or true/false)")
     try:
-        return Rules.from_mapping(values)
+        return registry.get(game).rules(values)
     except (ValueError, TypeError, OverflowError) as e:
         raise ConfigError(str(e)) from None
 

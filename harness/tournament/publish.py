@@ -1,26 +1,24 @@
-"""Build a leaderboard :class:`Board` from the store, check the records it points to, and write
-leaderboard.{md,json,html}."""
+"""Build a leaderboard :class:`Board` from the store and check the records it points to
+(:mod:`harness.leaderboard.files` writes the files)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 from harness.arena.record import NO_END, read_checked
-from harness.games.sixtysix.options import Rules
-from harness.leaderboard import Board, feed, markdown, page
-from harness.rating import Model, Played, standings, two_player
+from harness.games import registry
+from harness.leaderboard import Board
+from harness.rating import Model, Played, standings
 from harness.tournament.schedule import round_seed
 from harness.tournament.store import Store, Tournament
 
-FILES = ("leaderboard.md", "leaderboard.json", "leaderboard.html")
-
 
 def played_of(row: dict[str, Any]) -> Played:
-    """A stored match row as the rating sees it."""
-    return two_player(row["seq"], row["match_id"], row["pair_id"], (row["player0"], row["player1"]),
-                      row["winner"], (row["score0"], row["score1"]), row["cause"], row["offender"])
+    """A stored match (as :meth:`Store.matches` gives it: per-player lists) as the rating sees it."""
+    ranks = row["ranks"]
+    return Played(row["seq"], row["match_id"], row["pair_id"], tuple(row["players"]),
+                  None if ranks is None else tuple(ranks), tuple(row["scores"]), row["cause"], row["offender"],
+                  tuple(row["teams"]))
 
 
 def board(store: Store, t: Tournament, model: Model = Model()) -> Board:
@@ -29,17 +27,19 @@ def board(store: Store, t: Tournament, model: Model = Model()) -> Board:
     names = [e[0] for e in cfg["entrants"]]
     played = [played_of(r) for r in store.matches(t.id)]
     restarts = store.restarts(t.id)
-    rules = Rules.from_mapping(cfg["rules"])
+    game = registry.get(t.game)
     meta = {
         "id": t.id,
         "name": t.name,
+        "game": t.game,
+        "game_title": game.title,
         "seed": cfg["seed"],
         "rounds": cfg["rounds"],
         "round_seeds": [round_seed(cfg["seed"], r) for r in range(1, cfg["rounds"] + 1)],
         "schedule": "duplicate round robin (circle method); each pairing plays the round's seed twice, seats swapped",
         "time": cfg["time"],
         "rules": cfg["rules"],
-        "rule_changes": rules.changes(),
+        "rule_changes": game.rules_changes(game.rules(cfg["rules"])),
         "entrants": [{"name": n, "command": c, "restarts": restarts.get(n, 0)} for n, c in cfg["entrants"]],
         "scheduled": t.scheduled,
         "recorded": len(played),
@@ -48,20 +48,6 @@ def board(store: Store, t: Tournament, model: Model = Model()) -> Board:
         "finished": t.finished,
     }
     return Board(f"{t.name} · leaderboard", standings(model, names, played), meta, tuple(played))
-
-
-def write(b: Board, out: str | Path) -> list[Path]:
-    """Write the three leaderboard files into ``out`` (each replaced atomically)."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, text in zip(FILES, (markdown.render(b), feed.render(b), page.render(b))):
-        path = out / name
-        tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-        paths.append(path)
-    return paths
 
 
 def record_problems(rows: list[dict[str, Any]]) -> list[str]:

@@ -28,7 +28,7 @@ class StartError(Exception):
 
 
 class PlayFn(Protocol):
-    def __call__(self, entrants: tuple[Any, Any], *, match_id: str, seed: int, rules: Any, clock: Clock,
+    def __call__(self, entrants: Sequence[Any], *, match_id: str, seed: int, game: str, rules: Any, clock: Clock,
                  record_dir: Path | None) -> Awaitable[MatchResult]: ...
 
 
@@ -67,10 +67,11 @@ class Bots:
         self.arena: Any = None
         self.entrants: dict[str, Any] = {}
 
-    async def start(self) -> dict[str, Any]:
-        """Start the server and every command entrant; StartError if one cannot say Hello."""
+    async def start(self, game: str = "sixtysix") -> dict[str, Any]:
+        """Start the server and every command entrant; StartError if one cannot say Hello or does
+        not play ``game`` (a bot is never given a match of a game it did not list)."""
         from harness.arena.entrant import Entrant
-        from harness.arena.server import Arena
+        from harness.arena.server import Arena, plays
 
         self.arena = Arena()
         await self.arena.start("127.0.0.1:0")
@@ -83,6 +84,9 @@ class Bots:
         for e, g in zip(commands, got):
             if isinstance(g, Fault):
                 raise StartError(f"entrant '{e.name}' could not start: {g.detail}")
+            if plays(g, game) is not None:
+                raise StartError(f"entrant '{e.name}' does not play {game}: its Hello lists "
+                                 f"{', '.join(g.games) or 'no game'}")
         return self.entrants
 
     def crashes(self) -> dict[str, int]:
@@ -151,9 +155,9 @@ async def run(
             except asyncio.QueueEmpty:
                 return
             set_aside(rdir / f"{p.match_id}.jsonl", "interrupted")  # left by a killed run, never recorded
-            pair = (entrants[p.players[0]], entrants[p.players[1]])
-            result = await play(pair, match_id=p.match_id, seed=p.seed, rules=cfg.rules, clock=clock,
-                                record_dir=rdir)
+            seated = tuple(entrants[n] for n in p.players)
+            result = await play(seated, match_id=p.match_id, seed=p.seed, game=cfg.game, rules=cfg.rules,
+                                clock=clock, record_dir=rdir)
             if result.cause == Cause.INTERRUPTED:
                 continue
             now = crashes()

@@ -1,9 +1,14 @@
 """The results database: SQLite in WAL mode, one transaction per finished match.
 
-Tables: ``meta`` (schema version), ``tournaments``, ``entrants``, ``matches`` (each scheduled match
-at most once, with its outcome, cause and a pointer to its JSON-lines record) and ``voided``
-(matches taken out of ``matches`` because their duplicate pair was cut in half by a stop; kept,
-never deleted, so nothing recorded is ever lost).
+Tables: ``meta`` (schema version), ``tournaments`` (each with its ``game``), ``entrants``,
+``matches`` (each scheduled match at most once, with its cause and a pointer to its JSON-lines
+record), ``seats`` (one row per player of a match: entrant, team, rank, score; the rank is NULL
+when the match has no result) and ``voided`` (matches taken out of ``matches`` because their
+duplicate pair was cut in half by a stop; kept with their seats, never deleted, so nothing
+recorded is ever lost).
+
+A database written with schema version 1 (two fixed player columns, no game) is refused with one
+line naming ``arena db upgrade`` (:mod:`harness.tournament.upgrade`), which migrates it in place.
 
 Damage on disk is found, not papered over:
 
@@ -23,15 +28,21 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from harness.arena.result import MatchResult
+from harness.sqlite_tx import StoreError, outdated, transaction
 from harness.tournament.schedule import Pairing
 
-SCHEMA_VERSION = 1
+__all__ = ["MATCH_COLUMNS", "SCHEMA", "SCHEMA_VERSION", "Store", "StoreError", "Tournament"]
+
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -41,7 +52,8 @@ CREATE TABLE IF NOT EXISTS tournaments (
     config TEXT NOT NULL,          -- JSON: entrants, rounds, seed, time, rules
     scheduled INTEGER NOT NULL,    -- matches in the schedule
     created TEXT NOT NULL,
-    finished TEXT                  -- set when every scheduled match is recorded
+    finished TEXT,                 -- set when every scheduled match is recorded
+    game TEXT NOT NULL             -- registry id, e.g. sixtysix
 );
 CREATE TABLE IF NOT EXISTS entrants (
     tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
@@ -56,11 +68,6 @@ CREATE TABLE IF NOT EXISTS matches (
     seq INTEGER NOT NULL,
     pair_id TEXT NOT NULL,
     seed INTEGER NOT NULL,
-    player0 TEXT NOT NULL,
-    player1 TEXT NOT NULL,
-    winner INTEGER,
-    score0 INTEGER NOT NULL,
-    score1 INTEGER NOT NULL,
     cause TEXT NOT NULL,
     offender INTEGER,
     detail TEXT NOT NULL,
@@ -71,19 +78,29 @@ CREATE TABLE IF NOT EXISTS matches (
     finished TEXT NOT NULL,
     PRIMARY KEY (tournament_id, match_id)
 );
+CREATE TABLE IF NOT EXISTS seats (
+    tournament_id INTEGER NOT NULL,
+    match_id TEXT NOT NULL,
+    player INTEGER NOT NULL,       -- player index in the match
+    entrant TEXT NOT NULL,
+    team INTEGER NOT NULL,
+    rank INTEGER,                  -- 0 = first, ties share a rank, NULL when the match has no result
+    score INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, match_id, player),
+    FOREIGN KEY (tournament_id, match_id) REFERENCES matches(tournament_id, match_id)
+);
 CREATE TABLE IF NOT EXISTS voided (
     tournament_id INTEGER NOT NULL,
     match_id TEXT NOT NULL,
     attempt INTEGER NOT NULL,
-    row TEXT NOT NULL,             -- the match row as JSON
+    row TEXT NOT NULL,             -- the match row as JSON, with its seats
     voided TEXT NOT NULL,
     PRIMARY KEY (tournament_id, match_id, attempt)
 );
 """
 
-
-class StoreError(Exception):
-    """The database cannot be used (wrong schema version, not a database, ...). One line."""
+MATCH_COLUMNS = ("tournament_id", "match_id", "seq", "pair_id", "seed", "cause", "offender", "detail", "deals",
+                 "decisions", "duration_s", "record", "finished")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +111,7 @@ class Tournament:
     scheduled: int
     created: str
     finished: str | None
+    game: str = "sixtysix"
 
 
 def _now() -> str:
@@ -112,6 +130,9 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"'{self.path}' is not a usable results database: {e}") from None
+        try:
             self.db.row_factory = sqlite3.Row
             problem = self._health()
             if problem == "file is not a database":
@@ -122,6 +143,10 @@ class Store:
                     raise StoreError(f"{self.path}: {problem}; refusing to write into a damaged database "
                                      f"(read what is left with: arena leaderboard --db {self.path})")
                 self.damage = problem
+                try:
+                    self._check_version()
+                except sqlite3.DatabaseError:
+                    pass  # unreadable schema: read what can be read
                 return
             self._check_version()
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -135,7 +160,11 @@ class Store:
                     "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
                 )
         except sqlite3.DatabaseError as e:
+            self.db.close()
             raise StoreError(f"'{self.path}' is not a usable results database: {e}") from None
+        except StoreError:
+            self.db.close()
+            raise
         self._wal = self._wal_id()
 
     def _health(self) -> str | None:
@@ -178,14 +207,17 @@ class Store:
             raise StoreError(f"'{self.path}' is not an arena results database (no schema version)")
         row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         found = row[0] if row else "none"
+        if found == "1":
+            raise StoreError(outdated(self.path, 1))
         if found != str(SCHEMA_VERSION):
             raise StoreError(
                 f"'{self.path}' was written with schema version {found}; this arena reads version "
                 f"{SCHEMA_VERSION} (use another --db)"
             )
 
-    def tx(self) -> _Tx:
-        return _Tx(self.db)
+    def tx(self) -> AbstractContextManager[None]:
+        """``with store.tx():`` runs the block in one IMMEDIATE transaction."""
+        return transaction(self.db)
 
     def close(self) -> None:
         self.db.close()
@@ -193,11 +225,13 @@ class Store:
     # -- tournaments ---------------------------------------------------------------------
 
     def create(self, name: str, config: dict[str, Any], scheduled: int,
-               entrants: Iterable[tuple[str, str]]) -> Tournament:
+               entrants: Iterable[tuple[str, str]], game: str | None = None) -> Tournament:
+        """A new tournament of ``game`` (default: the config's ``game``, else ``sixtysix``)."""
+        game = game or str(config.get("game") or "sixtysix")
         with self.tx():
             cur = self.db.execute(
-                "INSERT INTO tournaments (name, config, scheduled, created) VALUES (?, ?, ?, ?)",
-                (name, json.dumps(config, sort_keys=True), scheduled, _now()),
+                "INSERT INTO tournaments (name, config, scheduled, created, game) VALUES (?, ?, ?, ?, ?)",
+                (name, json.dumps(config, sort_keys=True), scheduled, _now(), game),
             )
             tid = int(cur.lastrowid or 0)
             self.db.executemany(
@@ -226,7 +260,8 @@ class Store:
             config = json.loads(row["config"])
         except (TypeError, ValueError) as e:
             raise StoreError(f"{self.path}: tournament {row['id']} has a damaged config ({e})") from None
-        return Tournament(row["id"], row["name"], config, row["scheduled"], row["created"], row["finished"])
+        return Tournament(row["id"], row["name"], config, row["scheduled"], row["created"], row["finished"],
+                          row["game"])
 
     def _tournament_row(self, tid: int | None, name: str | None) -> tuple[Any, str]:
         if tid is not None:
@@ -262,40 +297,48 @@ class Store:
         rows = self.db.execute("SELECT match_id FROM matches WHERE tournament_id=?", (tid,))
         return {r[0] for r in rows}
 
-    def record(self, tid: int, p: Pairing, result: Any, restarts: dict[str, int] | None = None) -> None:
-        """Commit one finished match (a ``MatchResult``) and the entrants' restart counts, atomically,
-        then checkpoint the WAL into the main file."""
+    def record(self, tid: int, p: Pairing, result: MatchResult, restarts: dict[str, int] | None = None) -> None:
+        """Commit one finished match (its row and one seat row per player) and the entrants' restart
+        counts, atomically, then checkpoint the WAL into the main file."""
+        if len(result.scores) != len(p.players) or len(result.teams) != len(p.players):
+            raise ValueError(f"match {p.match_id}: {len(p.players)} players but scores {result.scores} "
+                             f"and teams {result.teams}")
         self._check_wal()
         with self.tx():
             self.db.execute(
-                "INSERT INTO matches VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (tid, p.match_id, p.seq, p.pair_id, p.seed, p.players[0], p.players[1], result.winner,
-                 result.scores[0], result.scores[1], str(result.cause), result.offender, result.detail,
+                f"INSERT INTO matches ({', '.join(MATCH_COLUMNS)}) VALUES ({', '.join('?' * len(MATCH_COLUMNS))})",
+                (tid, p.match_id, p.seq, p.pair_id, p.seed, str(result.cause), result.offender, result.detail,
                  result.deals, result.decisions, result.duration_s, result.record, _now()),
+            )
+            self.db.executemany(
+                "INSERT INTO seats (tournament_id, match_id, player, entrant, team, rank, score) "
+                "VALUES (?,?,?,?,?,?,?)",
+                [(tid, p.match_id, i, name, result.teams[i], None if result.ranks is None else result.ranks[i],
+                  result.scores[i]) for i, name in enumerate(p.players)],
             )
             for name, n in (restarts or {}).items():
                 self.db.execute("UPDATE entrants SET restarts=? WHERE tournament_id=? AND name=?", (n, tid, name))
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def void_half_pairs(self, tid: int) -> list[dict[str, Any]]:
-        """Move the matches of duplicate pairs with only one leg recorded to ``voided``.
+        """Move the matches of duplicate pairs with only one leg recorded (and their seats) to ``voided``.
 
-        Returns the moved rows; the caller renames their record files out of the way.
+        Returns the moved rows (as :meth:`matches` gives them); the caller renames their record
+        files out of the way.
         """
         with self.tx():
-            rows = self.db.execute(
-                "SELECT * FROM matches WHERE tournament_id=? AND pair_id IN ("
-                " SELECT pair_id FROM matches WHERE tournament_id=? GROUP BY pair_id HAVING COUNT(*) = 1)",
-                (tid, tid),
-            ).fetchall()
+            half = {r[0] for r in self.db.execute(
+                "SELECT pair_id FROM matches WHERE tournament_id=? GROUP BY pair_id HAVING COUNT(*) = 1", (tid,))}
             moved = []
-            for r in rows:
-                d = dict(r)
+            for d in self.matches(tid):
+                if d["pair_id"] not in half:
+                    continue
                 attempt = self.db.execute(
                     "SELECT COUNT(*) FROM voided WHERE tournament_id=? AND match_id=?", (tid, d["match_id"])
                 ).fetchone()[0] + 1
                 self.db.execute("INSERT INTO voided VALUES (?,?,?,?,?)",
                                 (tid, d["match_id"], attempt, json.dumps(d), _now()))
+                self.db.execute("DELETE FROM seats WHERE tournament_id=? AND match_id=?", (tid, d["match_id"]))
                 self.db.execute("DELETE FROM matches WHERE tournament_id=? AND match_id=?", (tid, d["match_id"]))
                 moved.append(d | {"attempt": attempt})
         return moved
@@ -312,30 +355,45 @@ class Store:
 
     def matches(self, tid: int) -> list[dict[str, Any]]:
         """Every recorded match of a tournament, in schedule order (in a damaged database: every one
-        that can still be read, row by row)."""
+        that can still be read, row by row): its ``matches`` columns plus ``players``, ``ranks``
+        (None when the match has no result), ``scores`` and ``teams``, lists by player index."""
         try:
-            rows = self.db.execute("SELECT * FROM matches WHERE tournament_id=? ORDER BY seq", (tid,))
-            return [dict(r) for r in rows]
+            rows = [dict(r) for r in self.db.execute(
+                "SELECT * FROM matches WHERE tournament_id=? ORDER BY seq", (tid,))]
+            seats = [dict(r) for r in self.db.execute(
+                "SELECT * FROM seats WHERE tournament_id=? ORDER BY match_id, player", (tid,))]
+            return _assemble(rows, seats)
         except sqlite3.DatabaseError as e:
             if self.damage is None:
                 raise StoreError(f"{self.path}: {e} (reading the matches)") from None
         return self._salvage(tid)
 
     def _salvage(self, tid: int) -> list[dict[str, Any]]:
-        """The match rows readable one rowid at a time; rows on damaged pages are skipped."""
+        """The matches readable one rowid at a time; a match whose row or any of whose seat rows is
+        on a damaged page is skipped."""
         try:
-            scheduled = self.tournament(tid).scheduled
-        except StoreError:
-            scheduled = 10_000
+            t = self.tournament(tid)
+            scheduled, seats_per_match = t.scheduled, max(2, len(t.config.get("entrants", ())))
+        except (StoreError, TypeError, AttributeError):
+            scheduled, seats_per_match = 10_000, 8
+        inserts = 4 * scheduled + 100  # rowids never exceed the inserts, voided ones included
+        rows = self._readable("matches", tid, inserts)
+        seats = self._readable("seats", tid, inserts * seats_per_match)
+        seats.sort(key=lambda s: s["player"])
+        counts = Counter(s["match_id"] for s in seats)
+        # every match of a tournament seats as many players, so a match with fewer seat rows lost some
+        return _assemble(sorted(rows, key=lambda r: r["seq"]), seats, max(counts.values(), default=0))
+
+    def _readable(self, table: str, tid: int, last_rowid: int) -> list[dict[str, Any]]:
         found = []
-        for rowid in range(1, 4 * scheduled + 100):  # rowids never exceed the inserts, voided ones included
+        for rowid in range(1, last_rowid + 1):
             try:
-                row = self.db.execute("SELECT * FROM matches WHERE rowid=?", (rowid,)).fetchone()
+                row = self.db.execute(f"SELECT * FROM {table} WHERE rowid=?", (rowid,)).fetchone()
             except sqlite3.DatabaseError:
                 continue
             if row is not None and row["tournament_id"] == tid:
                 found.append(dict(row))
-        return sorted(found, key=lambda r: r["seq"])
+        return found
 
     def voided_count(self, tid: int) -> int:
         try:
@@ -346,14 +404,24 @@ class Store:
             return 0
 
 
-class _Tx:
-    """``with store.tx():`` runs the block in one IMMEDIATE transaction."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: Any, *_: Any) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+def _assemble(rows: list[dict[str, Any]], seats: list[dict[str, Any]], players: int = 0) -> list[dict[str, Any]]:
+    """Match rows with their seats folded in as per-player lists; a match with a gap in its seats, or
+    fewer than ``players`` of them (rows lost to damage), is left out. ``seats`` must be in player
+    order within each match."""
+    by_match: dict[str, list[dict[str, Any]]] = {}
+    for s in seats:
+        by_match.setdefault(s["match_id"], []).append(s)
+    out = []
+    for r in rows:
+        ss = by_match.get(r["match_id"], [])
+        if len(ss) < max(players, 1) or [s["player"] for s in ss] != list(range(len(ss))):
+            continue
+        ranks = [s["rank"] for s in ss]
+        out.append(r | {
+            "players": [s["entrant"] for s in ss],
+            "ranks": None if any(k is None for k in ranks) else ranks,
+            "scores": [s["score"] for s in ss],
+            "teams": [s["team"] for s in ss],
+        })
+    return out

@@ -36,6 +36,13 @@ class Rank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RANK_KING: _ClassVar[Rank]
     RANK_TEN: _ClassVar[Rank]
     RANK_ACE: _ClassVar[Rank]
+    RANK_TWO: _ClassVar[Rank]
+    RANK_THREE: _ClassVar[Rank]
+    RANK_FOUR: _ClassVar[Rank]
+    RANK_FIVE: _ClassVar[Rank]
+    RANK_SIX: _ClassVar[Rank]
+    RANK_SEVEN: _ClassVar[Rank]
+    RANK_EIGHT: _ClassVar[Rank]
 
 class ActionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -86,6 +93,13 @@ RANK_QUEEN: Rank
 RANK_KING: Rank
 RANK_TEN: Rank
 RANK_ACE: Rank
+RANK_TWO: Rank
+RANK_THREE: Rank
+RANK_FOUR: Rank
+RANK_FIVE: Rank
+RANK_SIX: Rank
+RANK_SEVEN: Rank
+RANK_EIGHT: Rank
 ACTION_KIND_UNSPECIFIED: ActionKind
 ACTION_KIND_PLAY: ActionKind
 ACTION_KIND_MARRY: ActionKind
@@ -174,7 +188,7 @@ class Clock(_message.Message):
     def __init__(self, move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "match_id", "deal_no", "decision_no", "clock", "legal", "sixtysix")
+    __slots__ = ("request_id", "match_id", "deal_no", "decision_no", "clock", "legal", "sixtysix", "schnapsen")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_NO_FIELD_NUMBER: _ClassVar[int]
@@ -182,6 +196,7 @@ class DecisionRequest(_message.Message):
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     SIXTYSIX_FIELD_NUMBER: _ClassVar[int]
+    SCHNAPSEN_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     match_id: str
     deal_no: int
@@ -189,7 +204,8 @@ class DecisionRequest(_message.Message):
     clock: Clock
     legal: _containers.RepeatedCompositeFieldContainer[Action]
     sixtysix: SixtySixObservation
-    def __init__(self, request_id: _Optional[int] = ..., match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., decision_no: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., sixtysix: _Optional[_Union[SixtySixObservation, _Mapping]] = ...) -> None: ...
+    schnapsen: SixtySixObservation
+    def __init__(self, request_id: _Optional[int] = ..., match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., decision_no: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., sixtysix: _Optional[_Union[SixtySixObservation, _Mapping]] = ..., schnapsen: _Optional[_Union[SixtySixObservation, _Mapping]] = ...) -> None: ...
 
 class Reply(_message.Message):
     __slots__ = ("request_id", "action")
@@ -200,7 +216,7 @@ class Reply(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
 
 class MatchStart(_message.Message):
-    __slots__ = ("match_id", "game", "player", "players", "rules", "clock")
+    __slots__ = ("match_id", "game", "player", "players", "rules", "clock", "teams")
     class RulesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -214,65 +230,79 @@ class MatchStart(_message.Message):
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    TEAMS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     player: int
     players: _containers.RepeatedScalarFieldContainer[str]
     rules: _containers.ScalarMap[str, str]
     clock: Clock
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., player: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., rules: _Optional[_Mapping[str, str]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ...) -> None: ...
+    teams: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., player: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., rules: _Optional[_Mapping[str, str]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., teams: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DealStart(_message.Message):
-    __slots__ = ("match_id", "deal_no", "dealer", "seat", "game_score")
+    __slots__ = ("match_id", "deal_no", "dealer", "seat", "game_score", "seats")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_NO_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     GAME_SCORE_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     deal_no: int
     dealer: int
     seat: int
     game_score: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., dealer: _Optional[int] = ..., seat: _Optional[int] = ..., game_score: _Optional[_Iterable[int]] = ...) -> None: ...
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., dealer: _Optional[int] = ..., seat: _Optional[int] = ..., game_score: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DealEnd(_message.Message):
-    __slots__ = ("match_id", "deal_no", "tie", "winner", "game_points", "row", "reason", "deck", "game_score")
+    __slots__ = ("match_id", "deal_no", "deck", "game_score", "points", "sixtysix", "schnapsen")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_NO_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    GAME_SCORE_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    SIXTYSIX_FIELD_NUMBER: _ClassVar[int]
+    SCHNAPSEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    deal_no: int
+    deck: _containers.RepeatedCompositeFieldContainer[Card]
+    game_score: _containers.RepeatedScalarFieldContainer[int]
+    points: _containers.RepeatedScalarFieldContainer[int]
+    sixtysix: SixtySixDealDetail
+    schnapsen: SixtySixDealDetail
+    def __init__(self, match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., deck: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., game_score: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., sixtysix: _Optional[_Union[SixtySixDealDetail, _Mapping]] = ..., schnapsen: _Optional[_Union[SixtySixDealDetail, _Mapping]] = ...) -> None: ...
+
+class SixtySixDealDetail(_message.Message):
+    __slots__ = ("tie", "winner", "game_points", "row", "reason")
     TIE_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     GAME_POINTS_FIELD_NUMBER: _ClassVar[int]
     ROW_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
-    DECK_FIELD_NUMBER: _ClassVar[int]
-    GAME_SCORE_FIELD_NUMBER: _ClassVar[int]
-    match_id: str
-    deal_no: int
     tie: bool
     winner: int
     game_points: int
     row: int
     reason: str
-    deck: _containers.RepeatedCompositeFieldContainer[Card]
-    game_score: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., tie: _Optional[bool] = ..., winner: _Optional[int] = ..., game_points: _Optional[int] = ..., row: _Optional[int] = ..., reason: _Optional[str] = ..., deck: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., game_score: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, tie: _Optional[bool] = ..., winner: _Optional[int] = ..., game_points: _Optional[int] = ..., row: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("match_id", "has_winner", "winner", "game_score", "termination", "detail")
+    __slots__ = ("match_id", "game_score", "termination", "detail", "ranks", "teams")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
-    HAS_WINNER_FIELD_NUMBER: _ClassVar[int]
-    WINNER_FIELD_NUMBER: _ClassVar[int]
     GAME_SCORE_FIELD_NUMBER: _ClassVar[int]
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
     DETAIL_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    TEAMS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    has_winner: bool
-    winner: int
     game_score: _containers.RepeatedScalarFieldContainer[int]
     termination: Termination
     detail: str
-    def __init__(self, match_id: _Optional[str] = ..., has_winner: _Optional[bool] = ..., winner: _Optional[int] = ..., game_score: _Optional[_Iterable[int]] = ..., termination: _Optional[_Union[Termination, str]] = ..., detail: _Optional[str] = ...) -> None: ...
+    ranks: _containers.RepeatedScalarFieldContainer[int]
+    teams: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, match_id: _Optional[str] = ..., game_score: _Optional[_Iterable[int]] = ..., termination: _Optional[_Union[Termination, str]] = ..., detail: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., teams: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Card(_message.Message):
     __slots__ = ("suit", "rank", "text")

@@ -1,42 +1,59 @@
-"""The only code that converts between protobuf messages and the engine's types.
+"""Cards, actions and the Sixty-Six family's observation and requests as protobuf messages.
 
 Cards and actions go out structured (suit, rank, kind) with their notation alongside for logs;
-on the way in, the structure wins and ``text`` is read only when the kind is unspecified.
+an action no kind describes (another game's, e.g. ``trump:next`` or ``7H+7S``) goes out as text
+alone. On the way in, the structure wins and ``text`` is read only when the kind is unspecified:
+any printable text of at most 64 characters is taken as the action, so that the arena's
+membership check decides (ILLEGAL), while an empty, unprintable or longer text does not decode.
 Anything malformed raises :class:`WireError` with a one-line reason.
 
 >>> action_from_pb(action_to_pb("marry:H"))
 'marry:H'
->>> action_from_pb(pb.Action(text="TH"))
-'TH'
+>>> action_from_pb(pb.Action(text="TH")), action_from_pb(pb.Action(text="trump:next"))
+('TH', 'trump:next')
+>>> action_from_pb(pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=pb.SUIT_SPADES, rank=pb.RANK_SEVEN)))
+'7S'
 >>> action_from_pb(pb.Action(kind=pb.ACTION_KIND_PLAY))
 Traceback (most recent call last):
 ...
 harness.wire.convert.WireError: a PLAY action has no card
+>>> action_from_pb(pb.Action(text="TH\\n"))
+Traceback (most recent call last):
+...
+harness.wire.convert.WireError: 'TH\\n' is not an action
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
-from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, RANKS, SUITS
+from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, CLASSIC, RANKS, SCHNAPSEN, SUITS
 from harness.games.sixtysix.observe import Observation
 from harness.games.sixtysix.options import Rules
 
 from . import arena_pb2 as pb
 
-PROTOCOL_VERSION = 1
-GAME = "sixtysix"
+PROTOCOL_VERSION = 2
+GAME = "sixtysix"  # what a bot plays when it does not say
+TEXT_MAX = 64  # the longest action text that decodes
+CASES = {"sixtysix": 10, "schnapsen": 11}  # the Sixty-Six family's observation cases (field numbers)
+PACKS = {"sixtysix": CLASSIC.name, "schnapsen": SCHNAPSEN.name}  # the pack each case's observation is dealt from
 
 
 class WireError(ValueError):
     """A message that does not decode to something the engine understands."""
 
 
-# Enum values by notation letter; the engine's order (C D H S, 9 J Q K T A) is the enums' order.
-_SUIT_PB = {s: i + 1 for i, s in enumerate(SUITS)}
-_RANK_PB = {r: i + 1 for i, r in enumerate(RANKS)}
-_CARD_PB = {c: (_SUIT_PB[c[1]], _RANK_PB[c[0]]) for c in CARD_STR}
+# Enum values by notation letter; the engine's order (C D H S, 9 J Q K T A) is the enums' order,
+# and ranks 2..8 (for later games) follow as 7..13.
+RANK_LETTERS = RANKS + "2345678"
+_SUIT_PB = dict(zip(SUITS, (pb.SUIT_CLUBS, pb.SUIT_DIAMONDS, pb.SUIT_HEARTS, pb.SUIT_SPADES)))
+_RANK_PB = dict(zip(RANK_LETTERS, (pb.RANK_NINE, pb.RANK_JACK, pb.RANK_QUEEN, pb.RANK_KING, pb.RANK_TEN, pb.RANK_ACE,
+                                   pb.RANK_TWO, pb.RANK_THREE, pb.RANK_FOUR, pb.RANK_FIVE, pb.RANK_SIX, pb.RANK_SEVEN,
+                                   pb.RANK_EIGHT)))
+_CARD_PB = {r + s: (_SUIT_PB[s], _RANK_PB[r]) for s in SUITS for r in RANK_LETTERS}  # every card of any game
+_CARD66 = {_CARD_PB[c]: c for c in CARD_STR}  # (suit, rank) -> card of the Sixty-Six family
 _SIMPLE = {
     "exchange": pb.ACTION_KIND_EXCHANGE,
     "close": pb.ACTION_KIND_CLOSE,
@@ -51,30 +68,57 @@ _POINT_PB = {"L": pb.POINT_LEAD, "D": pb.POINT_DRAW, "R": pb.POINT_CLOSE_RESPONS
 _POINT_TEXT = {v: k for k, v in _POINT_PB.items()}
 _TALON_PB = {"open": pb.TALON_STATE_OPEN, "closed": pb.TALON_STATE_CLOSED, "exhausted": pb.TALON_STATE_EXHAUSTED}
 _TALON_TEXT = {v: k for k, v in _TALON_PB.items()}
+VOCABULARY = frozenset((*CARD_STR, *(f"marry:{s}" for s in SUITS), *_SIMPLE))  # every Sixty-Six family action
 
 
 # -- cards and actions ---------------------------------------------------------------------
 
 
+def _card_enums(card: str) -> tuple[pb.Suit, pb.Rank]:
+    try:
+        return _CARD_PB[card]
+    except KeyError:
+        raise WireError(f"{card!r} is not a card") from None
+
+
 def fill_card(msg: pb.Card, card: str) -> pb.Card:
-    """Write the card named ``card`` into ``msg`` (a field of a message being built)."""
-    msg.suit, msg.rank = _CARD_PB[card]
+    """Write the card named ``card`` (any game's, ranks 2..A) into ``msg`` (a field of a message being built)."""
+    msg.suit, msg.rank = _card_enums(card)
     msg.text = card
     return msg
 
 
 def card_to_pb(card: str) -> pb.Card:
-    suit, rank = _CARD_PB[card]
+    suit, rank = _card_enums(card)
     return pb.Card(suit=suit, rank=rank, text=card)
 
 
+def cards_to_pb(cards: Iterable[str]) -> list[pb.Card]:
+    """Card messages for card notations (e.g. a revealed deck, top first)."""
+    return [card_to_pb(c) for c in cards]
+
+
 def card_from_pb(msg: pb.Card) -> str:
-    """The notation of a structured card; WireError on an unset or unknown suit or rank."""
-    if not 1 <= msg.rank <= 6:
+    """The notation of a structured card of any game; WireError on an unset or unknown suit or rank.
+
+    >>> card_from_pb(pb.Card(suit=pb.SUIT_HEARTS, rank=pb.RANK_TWO)), card_from_pb(pb.Card(suit=1, rank=5))
+    ('2H', 'TC')
+    """
+    if not 1 <= msg.rank <= len(RANK_LETTERS):
         raise WireError(f"card has a bad rank value {msg.rank}")
     if not 1 <= msg.suit <= 4:
         raise WireError(f"card has a bad suit value {msg.suit}")
-    return RANKS[msg.rank - 1] + SUITS[msg.suit - 1]
+    return RANK_LETTERS[msg.rank - 1] + SUITS[msg.suit - 1]
+
+
+def card66_from_pb(msg: pb.Card) -> str:
+    """A card of the Sixty-Six family (9 J Q K T A): one lookup; WireError otherwise."""
+    try:
+        return _CARD66[msg.suit, msg.rank]
+    except KeyError:
+        if not 1 <= msg.suit <= 4:
+            raise WireError(f"card has a bad suit value {msg.suit}") from None
+        raise WireError(f"card has a bad rank value {msg.rank}") from None
 
 
 def _suit_from_pb(value: int) -> str:
@@ -84,7 +128,8 @@ def _suit_from_pb(value: int) -> str:
 
 
 def fill_action(msg: pb.Action, action: str) -> pb.Action:
-    """Write the action ``action`` (notation) into ``msg``."""
+    """Write the action ``action`` (notation) into ``msg``: structured when a kind describes it,
+    else as text alone; WireError when it is no action text at all (see :func:`_action_from_text`)."""
     if action in _CARD_PB:
         msg.kind = pb.ACTION_KIND_PLAY
         fill_card(msg.card, action)
@@ -94,7 +139,7 @@ def fill_action(msg: pb.Action, action: str) -> pb.Action:
     elif action in _SIMPLE:
         msg.kind = _SIMPLE[action]
     else:
-        raise WireError(f"'{action}' is not an action")
+        action = _action_from_text(action)
     msg.text = action
     return msg
 
@@ -122,12 +167,16 @@ def action_from_pb(msg: pb.Action) -> str:
 
 
 def _action_from_text(text: str) -> str:
+    """``text`` as an action: any printable text of 1..TEXT_MAX characters (the game decides
+    whether it is legal). WireError when it is empty, unprintable or too long."""
     if not text:
         raise WireError("the action has no kind and no text")
-    if text in _CARD_PB or text in _SIMPLE or (text.startswith("marry:") and text[6:] in _SUIT_PB):
-        return text
-    shown = text if len(text) <= 40 and text.isprintable() else repr(text[:40]) + "..."
-    raise WireError(f"'{shown}' is not an action")
+    if not text.isprintable():
+        shown = repr(text[:40]) + ("..." if len(text) > 40 else "")
+        raise WireError(f"{shown} is not an action")
+    if len(text) > TEXT_MAX:
+        raise WireError(f"the action text has {len(text)} characters (at most {TEXT_MAX})")
+    return text
 
 
 def actions_from_pb(msgs: Iterable[pb.Action]) -> tuple[str, ...]:
@@ -135,12 +184,12 @@ def actions_from_pb(msgs: Iterable[pb.Action]) -> tuple[str, ...]:
 
 
 def deck_to_pb(deck: Iterable[int]) -> list[pb.Card]:
-    """A dealt deck (card ints, top first) as Card messages."""
+    """A dealt deck of the Sixty-Six family (card ints, top first) as Card messages."""
     return [card_to_pb(CARD_STR[c]) for c in deck]
 
 
 def deck_from_pb(cards: Iterable[pb.Card]) -> tuple[int, ...]:
-    return tuple(CARD_INDEX[card_from_pb(c)] for c in cards)
+    return tuple(CARD_INDEX[card66_from_pb(c)] for c in cards)
 
 
 # -- rules ---------------------------------------------------------------------------------
@@ -196,13 +245,10 @@ def observation_to_pb(obs: Observation) -> pb.SixtySixObservation:
     return m
 
 
-O = TypeVar("O", bound=Observation)
-
-
 def observation_from_pb(
-    m: pb.SixtySixObservation, rules: Rules = Rules(), legal: Sequence[str] = (), cls: type[O] = Observation,
-    **extra: Any,
-) -> O:
+    m: pb.SixtySixObservation, rules: Rules = Rules(), legal: Sequence[str] = (),
+    cls: type[Observation] = Observation, **extra: Any,
+) -> Observation:
     """The Observation encoded in ``m``; ``rules`` and ``legal`` come from the match and the request.
 
     ``cls`` may be a subclass of Observation (the SDK's); ``extra`` fills its own fields.
@@ -216,26 +262,34 @@ def observation_from_pb(
         seat=_seat(m.seat),
         to_act=_seat(m.to_act) if m.HasField("to_act") else None,
         point=point,
-        hand=tuple(card_from_pb(c) for c in m.hand),
+        hand=tuple(card66_from_pb(c) for c in m.hand),
         trump_suit=_suit_from_pb(m.trump_suit),
-        trump_card=card_from_pb(m.trump_card) if m.HasField("trump_card") else None,
+        trump_card=card66_from_pb(m.trump_card) if m.HasField("trump_card") else None,
         talon_size=m.talon_size,
         talon_state=talon_state,
         closed_by=_seat(m.closed_by) if m.HasField("closed_by") else None,
         leader=_seat(m.leader),
-        trick=tuple(card_from_pb(c) for c in m.trick),
-        history=tuple((_seat(e.seat), action_from_pb(e.action)) for e in m.history),
+        trick=tuple(card66_from_pb(c) for c in m.trick),
+        history=tuple((_seat(e.seat), action66_from_pb(e.action)) for e in m.history),
         trick_winners=tuple(_seat(w) for w in m.trick_winners),
         tricks=_pair(m.tricks, "tricks"),
         points=_pair(m.points, "points"),
         marriages=_pair(m.marriages, "marriages"),
-        opponent_known=tuple(card_from_pb(c) for c in m.opponent_known),
-        last_drawn=card_from_pb(m.last_drawn) if m.HasField("last_drawn") else None,
+        opponent_known=tuple(card66_from_pb(c) for c in m.opponent_known),
+        last_drawn=card66_from_pb(m.last_drawn) if m.HasField("last_drawn") else None,
         game_score=_pair(m.game_score, "game_score"),
         legal=tuple(legal),
         rules=rules,
         **extra,
     )
+
+
+def action66_from_pb(msg: pb.Action) -> str:
+    """An action of the Sixty-Six family; WireError for anything else."""
+    a = action_from_pb(msg)
+    if a not in VOCABULARY:
+        raise WireError(f"'{a}' is not a Sixty-Six action")
+    return a
 
 
 def _seat(v: int) -> int:
@@ -255,13 +309,17 @@ def _pair(values: Sequence[int], name: str) -> tuple[int, int]:
 
 def request_to_pb(
     request_id: int, match_id: str, deal_no: int, decision_no: int, obs: Observation, move_ms: int, bank_ms: int,
-    legal: Sequence[str] | None = None,
+    legal: Sequence[str] | None = None, case: str = GAME,
 ) -> pb.DecisionRequest:
-    """A DecisionRequest: the seat's observation, the legal actions (default ``obs.legal``), the clock."""
+    """A DecisionRequest: the seat's observation (in the oneof ``case``: ``sixtysix`` or ``schnapsen``),
+    the legal actions (default ``obs.legal``), the clock."""
     req = pb.DecisionRequest(
         request_id=request_id, match_id=match_id, deal_no=deal_no, decision_no=decision_no,
-        clock=pb.Clock(move_ms=move_ms, bank_ms=bank_ms), sixtysix=observation_to_pb(obs),
+        clock=pb.Clock(move_ms=move_ms, bank_ms=bank_ms),
     )
+    if case not in CASES:
+        raise WireError(f"no observation case {case!r}")
+    getattr(req, case).CopyFrom(observation_to_pb(obs))
     for a in obs.legal if legal is None else legal:
         fill_action(req.legal.add(), a)
     return req
@@ -310,8 +368,7 @@ def _packed(field: int, values: Sequence[int]) -> bytes:
 
 
 _CARD_BODY = {c: card_to_pb(c).SerializeToString() for c in CARD_STR}
-_ACTION_BODY = {a: action_to_pb(a).SerializeToString()
-                for a in (*CARD_STR, *(f"marry:{s}" for s in SUITS), *_SIMPLE)}
+_ACTION_BODY = {a: action_to_pb(a).SerializeToString() for a in VOCABULARY}
 _CARD_FIELD = {f: {c: _len(f, b) for c, b in _CARD_BODY.items()} for f in (4, 6, 12, 18, 19)}
 _LEGAL_FIELD = {a: _len(6, b) for a, b in _ACTION_BODY.items()}
 _HISTORY_FIELD = {(seat, a): _len(13, _uint(1, seat) + _len(2, b)) for seat in (0, 1) for a, b in _ACTION_BODY.items()}
@@ -344,9 +401,9 @@ def _obs_body(obs: Observation) -> bytes:
 
 
 def encode_request(match_id: str, deal_no: int, decision_no: int, obs: Observation, move_ms: int, bank_ms: int,
-                   legal: Sequence[str] | None = None) -> bytes:
+                   legal: Sequence[str] | None = None, case: str = GAME) -> bytes:
     """The serialized DecisionRequest without its request id: the same bytes as
-    ``request_to_pb(0, ...).SerializeToString()``, several times faster. :func:`wrap_request` adds the id."""
+    ``request_to_pb(0, ..., case=case).SerializeToString()``, several times faster. :func:`wrap_request` adds the id."""
     clock = _uint(1, move_ms) + _uint(2, bank_ms)
     return b"".join((
         _len(2, match_id.encode()) if match_id else b"",
@@ -354,7 +411,7 @@ def encode_request(match_id: str, deal_no: int, decision_no: int, obs: Observati
         _uint(4, decision_no),
         _len(5, clock),
         *[_LEGAL_FIELD[a] for a in (obs.legal if legal is None else legal)],
-        _len(10, _obs_body(obs)),
+        _len(CASES[case], _obs_body(obs)),
     ))
 
 
@@ -363,17 +420,21 @@ def wrap_request(request_id: int, body: bytes) -> bytes:
     return _len(2, _uint(1, request_id) + body)
 
 
-def request_from_pb(req: pb.DecisionRequest, rules: Rules = Rules(), cls: type[O] = Observation, **extra: Any) -> O:
-    """The Observation a request carries, with its legal actions filled in."""
-    if req.WhichOneof("observation") != "sixtysix":
-        raise WireError(f"the request carries no sixtysix observation ({req.WhichOneof('observation')})")
-    return observation_from_pb(req.sixtysix, rules, actions_from_pb(req.legal), cls, **extra)
+def request_from_pb(req: pb.DecisionRequest, rules: Rules = Rules(), cls: type[Observation] = Observation, *,
+                    case: str = GAME, **extra: Any) -> Observation:
+    """The Observation a request carries in the oneof ``case``, with its legal actions filled in."""
+    which = req.WhichOneof("observation")
+    if which != case:
+        raise WireError(f"the request carries no {case} observation ({which})")
+    legal = tuple(action66_from_pb(a) for a in req.legal)
+    return observation_from_pb(getattr(req, case), rules, legal, cls, pack=PACKS[case], **extra)
 
 
-def hello(name: str, version: str = "", token: str = "", max_concurrent: int = 1, **extra: Any) -> pb.BotMessage:
-    """The first message of a bot: protocol version 1, plays sixtysix."""
+def hello(name: str, version: str = "", token: str = "", max_concurrent: int = 1,
+          games: Sequence[str] = (GAME,), **extra: Any) -> pb.BotMessage:
+    """The first message of a bot: this protocol version and the games it plays."""
     return pb.BotMessage(hello=pb.Hello(
-        name=name, version=version, protocol_version=PROTOCOL_VERSION, games=[GAME],
+        name=name, version=version, protocol_version=PROTOCOL_VERSION, games=list(games),
         max_concurrent=max_concurrent, token=token, **extra,
     ))
 

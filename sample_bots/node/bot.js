@@ -1,4 +1,5 @@
 // A Sixty-Six Arena bot in Node.js: a uniformly random legal action, claiming only with 66 or more.
+// It plays Sixty-Six and Schnapsen (the same observation message, in the case the request sets).
 //
 // It loads ../../proto at run time with @grpc/proto-loader, so it needs nothing but proto/:
 //   node sample_bots/node/bot.js --arena HOST:PORT --token TOKEN   (or ARENA_ADDRESS / ARENA_TOKEN)
@@ -10,6 +11,8 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
 const PROTO_ROOT = path.resolve(__dirname, '..', '..', 'proto');
+const PROTOCOL_VERSION = 2;
+const GAMES = ['sixtysix', 'schnapsen'];
 
 function option(name, envName) {
   const i = process.argv.indexOf(name);
@@ -23,7 +26,7 @@ function log(line) {
 
 // The action to answer with: claim with 66 or more, otherwise any legal action but a claim.
 function choose(request) {
-  const obs = request.sixtysix;
+  const obs = request.observation ? request[request.observation] : null;  // the oneof case that is set
   const legal = request.legal;
   const mine = obs ? obs.points[obs.seat] : 0;
   const claim = legal.find((a) => a.kind === 'ACTION_KIND_CLAIM');
@@ -72,7 +75,8 @@ function main() {
 
   call.write({
     hello: {
-      name: 'node-random', version: '0.1.0', protocol_version: 1, games: ['sixtysix'], max_concurrent: 16, token,
+      name: 'node-random', version: '0.1.0', protocol_version: PROTOCOL_VERSION, games: GAMES, max_concurrent: 16,
+      token,
     },
   });
 }

@@ -8,11 +8,12 @@ line, and notes (probes, how the stream ended) as lines starting with ``#``.
 
 noconnect        never dials the arena; ignores SIGTERM
 nohello          dials, opens the stream, never says Hello
-badversion       says Hello with protocol_version 2
+badversion       says Hello with protocol_version 1 (the version before this one)
 hang             never answers; ignores SIGTERM
 slow S           answers every decision after S seconds
 illegal          plays a card that is not legal
-badaction KIND   an action that does not decode: kind (enum 42), rank (9), suit (marry 7), text, utf8
+badaction KIND   an action that does not decode: kind (enum 42), rank (14), suit (marry 7), text (65
+                 characters), utf8; or unknown: text that decodes but names no action ('bogus')
 wrongid          echoes a request id that was never sent
 oversize N       a well-formed Reply of N bytes (text padding)
 flood            answers, then sends 5000 more copies of the answer
@@ -56,15 +57,15 @@ def note(text: str) -> None:
             f.write(f"# {text}\n")
 
 
-def hello(version: int = 1) -> bytes:
-    return pb.BotMessage(hello=pb.Hello(name="adversary", protocol_version=version, games=["sixtysix"],
+def hello(version: int = 2) -> bytes:
+    return pb.BotMessage(hello=pb.Hello(name="adversary", protocol_version=version, games=["sixtysix", "schnapsen"],
                                         max_concurrent=64, token=os.environ["ARENA_TOKEN"])).SerializeToString()
 
 
 def fair(req: pb.DecisionRequest) -> pb.BotMessage:
     """A random legal action, claiming only with 66 like the sample random bot."""
     legal = list(req.legal)
-    obs = req.sixtysix
+    obs = getattr(req, req.WhichOneof("observation"))  # sixtysix or schnapsen: the same message
     if len(legal) > 1 and obs.points[obs.seat] < 66:
         legal = [a for a in legal if a.kind != pb.ACTION_KIND_CLAIM] or legal
     rng = random.Random(f"{req.match_id}/{req.decision_no}")
@@ -80,12 +81,14 @@ def bad_action(kind: str, req: pb.DecisionRequest) -> pb.Action:
     if kind == "kind":
         return pb.Action(kind=42)
     if kind == "rank":
-        return pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=1, rank=9))
+        return pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=1, rank=14))
     if kind == "suit":
         return pb.Action(kind=pb.ACTION_KIND_MARRY, suit=7)
     if kind == "utf8":
         return pb.Action(text="\u2660\x00" * 50)
-    return pb.Action(text="bogus")
+    if kind == "unknown":
+        return pb.Action(text="bogus")
+    return pb.Action(text="bogus" * 13)
 
 
 def spy_probe(address: str) -> None:
@@ -93,7 +96,7 @@ def spy_probe(address: str) -> None:
     for token in (os.environ["ARENA_TOKEN"], "guess-" + os.environ["ARENA_TOKEN"][:4]):
         ch = grpc.insecure_channel(address)
         call = ch.stream_stream(METHOD, request_serializer=None, response_deserializer=None)
-        msg = pb.BotMessage(hello=pb.Hello(name="spy", protocol_version=1, games=["sixtysix"], token=token))
+        msg = pb.BotMessage(hello=pb.Hello(name="spy", protocol_version=2, games=["sixtysix"], token=token))
         try:
             got = list(call(iter([msg.SerializeToString()]), timeout=2.0))
             note(f"probe {token[:6]}: got {len(got)} messages")
@@ -197,7 +200,7 @@ def main() -> None:
             yield item
 
     if mode != "nohello":
-        out.put(hello(2 if mode == "badversion" else 1))
+        out.put(hello(1 if mode == "badversion" else 2))
     try:
         for data in call(outgoing()):
             dump(data)

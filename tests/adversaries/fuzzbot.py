@@ -34,7 +34,7 @@ def one_stream(address: str, token: str, where: str, data: bytes) -> str:
     if where == "first":
         out.put(data)
     else:
-        out.put(pb.BotMessage(hello=pb.Hello(name="fuzz", protocol_version=1, games=["sixtysix"],
+        out.put(pb.BotMessage(hello=pb.Hello(name="fuzz", protocol_version=2, games=["sixtysix", "schnapsen"],
                                              token=token)).SerializeToString())
     sent = False
     ended = "OK"

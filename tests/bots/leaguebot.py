@@ -41,7 +41,7 @@ def channel() -> grpc.Channel:
 
 def choose(req: pb.DecisionRequest) -> pb.Action:
     legal = list(req.legal)
-    obs = req.sixtysix
+    obs = getattr(req, req.WhichOneof("observation"))  # sixtysix or schnapsen: the same message
     if len(legal) > 1 and obs.points[obs.seat] < 66:
         legal = [a for a in legal if a.kind != pb.ACTION_KIND_CLAIM]
     return random.Random(f"{req.match_id}/{req.decision_no}").choice(legal)
@@ -57,7 +57,7 @@ def stream(mode: str, arg: float, first: bool) -> str:
         while (item := out.get()) is not None:
             yield item
 
-    out.put(pb.BotMessage(hello=pb.Hello(name=f"league-{mode}", protocol_version=1, games=["sixtysix"],
+    out.put(pb.BotMessage(hello=pb.Hello(name=f"league-{mode}", protocol_version=2, games=["sixtysix", "schnapsen"],
                                          token=os.environ["ARENA_TOKEN"])).SerializeToString())
     matches = 0
     try:

@@ -8,9 +8,11 @@ illegal [N]     from decision N on, plays a card that is not legal
 exit [N]        exits with status 3 at decision N
 nohello         connects, never says Hello, ignores SIGTERM and starts a child that does too
 garbage [N]     from decision N on, sends bytes that do not decode as a BotMessage
-malformed [N]   from decision N on, replies with an action of unknown text
+malformed [N]   from decision N on, replies with an action whose text does not decode (unprintable)
 wrongid [N]     from decision N on, echoes a request id that was never sent
 hangup [N]      at decision N, closes its stream but keeps running
+
+It lists the games in TESTBOT_GAMES (comma-separated; default sixtysix,schnapsen) in its Hello.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ def main() -> None:
         while (item := out.get()) is not None:
             yield item
 
-    hello = pb.BotMessage(hello=pb.Hello(name=f"test-{mode}", protocol_version=1, games=["sixtysix"],
+    games = os.environ.get("TESTBOT_GAMES", "sixtysix,schnapsen").split(",")
+    hello = pb.BotMessage(hello=pb.Hello(name=f"test-{mode}", protocol_version=2, games=games,
                                          token=os.environ["ARENA_TOKEN"]))
     out.put(hello.SerializeToString())
     try:
@@ -76,7 +79,7 @@ def answer(mode: str, req: pb.DecisionRequest, start: int, sleep_s: float) -> by
     misbehave = n >= start
     reply = pb.BotMessage(reply=pb.Reply(request_id=req.request_id))
     legal = list(req.legal)
-    obs = req.sixtysix
+    obs = getattr(req, req.WhichOneof("observation"))  # sixtysix or schnapsen: the same message
     if len(legal) > 1 and obs.points[obs.seat] < 66:  # claim only with 66, like the sample random bot
         legal = [a for a in legal if a.kind != pb.ACTION_KIND_CLAIM]
     reply.reply.action.CopyFrom(legal[zlib.crc32(f"{req.match_id}/{n}".encode()) % len(legal)])  # cheap, repeatable
@@ -92,7 +95,7 @@ def answer(mode: str, req: pb.DecisionRequest, start: int, sleep_s: float) -> by
     elif mode == "garbage" and misbehave:
         return b"\xff\xff\xff\xffnot a protobuf"
     elif mode == "malformed" and misbehave:
-        reply.reply.action.CopyFrom(pb.Action(text="bogus"))
+        reply.reply.action.CopyFrom(pb.Action(text="bogus\x00"))
     elif mode == "wrongid" and misbehave:
         reply.reply.request_id = req.request_id + 1000
     return reply.SerializeToString()

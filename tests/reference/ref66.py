@@ -1,7 +1,8 @@
-"""Independent reference model of one deal of classic two-player Sixty-Six.
+"""Independent reference model of one deal of classic two-player Sixty-Six and of Schnapsen.
 
 Written only from /work/shared/RULES-SPEC.md section 1 (rule IDs 66-x.y), the
-informative legal-action generator of section 1.17, and the options of Appendix A.
+informative legal-action generator of section 1.17, the options of Appendix A, and for
+Schnapsen section 3.1 (SCH-x), section 7.1 and the Schnapsen column of Appendix A.
 It deliberately does NOT share code or representation with ``harness.games.sixtysix``:
 cards are plain strings such as "TH", hands are Python lists, and the state is a
 mutable object that is changed in place by ``act``.  It is meant to be slow and
@@ -41,6 +42,10 @@ def points_of(card: str) -> int:
 
 
 ALL_CARDS = [r + s for s in SUITS for r in RANKS_LOW_TO_HIGH]
+# SCH-1: Schnapsen plays the same cards without the nines (ranks J Q K T A, 120 points).
+SCHNAPSEN_CARDS = [c for c in ALL_CARDS if rank_of(c) != "9"]
+GAMES = ("sixtysix", "schnapsen")
+CARDS_OF = {"sixtysix": ALL_CARDS, "schnapsen": SCHNAPSEN_CARDS}
 
 # ---------------------------------------------------------------------------
 # Options (Appendix A), with their defaults and permitted values
@@ -76,37 +81,77 @@ DEFAULT_RULES = {
     "public_trick_history": True,
 }
 
-# Every non-default value listed in Appendix A for classic 66 (used by the tests).
-NON_DEFAULT_VALUES = {
-    "dealer_rotation": ["alternate"],
-    "tie_carry_over": [True],
-    "close_before_first_trick": [False],
-    "close_before_draw": [False],
-    "exchange_requires_trick": [False],
-    "exchange_before_draw": [True],
-    "exchange_by_non_leader": [True],
-    "exchange_min_talon": [4],
-    "exchange_on_opponent_close": ["requires_trick", "none"],
-    "exchange_rank": ["J"],
-    "marriage_before_first_trick": [False],
-    "marriage_in_phase2": [True],
-    "marriage_then_close": [False],
-    "pre_draw_declarations": [True],
-    "phase2_must_head": [False],
-    "phase2_must_trump": [False],
-    "last_trick": ["wins_deal"],
-    "false_claim_points": ["two_or_three"],
-    "closer_false_claim": ["flat2"],
-    "beaten_closer_points": ["as_failed_close"],
-    "closer_win_basis": ["close"],
-    "played_out_scoring": ["graded"],
-    "auto_claim": [True],
-    "public_trick_history": [False],
+# Every value Appendix A lists for each option, the classic default first.  Integer
+# options list the values the appendix names (match_target 7, close_min_talon 2,
+# exchange_min_talon 2 and the tournament 4).
+OPTION_VALUES = {
+    "match_target": [7],
+    "dealer_rotation": ["winner", "alternate"],
+    "tie_carry_over": [False, True],
+    "tie_carry_points": [1],
+    "close_before_first_trick": [True, False],
+    "close_before_draw": [True, False],
+    "close_min_talon": [2],
+    "exchange_requires_trick": [True, False],
+    "exchange_before_draw": [False, True],
+    "exchange_by_non_leader": [False, True],
+    "exchange_min_talon": [2, 4],
+    "exchange_on_opponent_close": ["any", "requires_trick", "none"],
+    "exchange_rank": ["9", "J"],
+    "marriage_before_first_trick": [True, False],
+    "marriage_in_phase2": [False, True],
+    "marriage_then_close": [True, False],
+    "pre_draw_declarations": [False, True],
+    "phase2_must_head": [True, False],
+    "phase2_must_trump": [True, False],
+    "last_trick": ["bonus10", "wins_deal"],
+    "false_claim_points": ["flat2", "two_or_three"],
+    "closer_false_claim": ["as_failed_close", "flat2"],
+    "beaten_closer_points": ["flat2", "as_failed_close"],
+    "closer_win_basis": ["end", "close"],
+    "played_out_scoring": ["one", "graded"],
+    "auto_claim": [False, True],
+    "public_trick_history": [True, False],
 }
 
+# The Schnapsen column of Appendix A (section 3.1): where it differs from classic 66.
+# "n/a" entries (tie_carry_*, played_out_scoring) keep the classic default; they are moot
+# while last_trick = wins_deal gives every played-out unclosed deal a winner.
+SCHNAPSEN_RULES = {
+    **DEFAULT_RULES,
+    "dealer_rotation": "alternate",  # SCH-3
+    "exchange_requires_trick": False,  # SCH-5
+    "exchange_on_opponent_close": "none",  # SCH-6
+    "exchange_rank": "J",  # SCH-5
+    "close_before_draw": False,  # SCH-7
+    "marriage_in_phase2": True,  # SCH-8
+    "last_trick": "wins_deal",  # SCH-9
+    "beaten_closer_points": "as_failed_close",  # SCH-10
+    "closer_win_basis": "close",  # SCH-10
+    "false_claim_points": "two_or_three",  # SCH-11
+}
 
-def make_rules(overrides: dict | None) -> dict:
-    rules = dict(DEFAULT_RULES)
+GAME_DEFAULTS = {"sixtysix": DEFAULT_RULES, "schnapsen": SCHNAPSEN_RULES}
+
+
+def non_default_values(game: str = "sixtysix") -> dict:
+    """Every value of every option other than the game's default (section 7.1: every classic
+    option is still accepted in Schnapsen)."""
+    defaults = GAME_DEFAULTS[game]
+    out = {}
+    for name, values in OPTION_VALUES.items():
+        others = [v for v in values if v != defaults[name]]
+        if others:
+            out[name] = others
+    return out
+
+
+# Every non-default value listed in Appendix A for classic 66 (used by the tests).
+NON_DEFAULT_VALUES = non_default_values("sixtysix")
+
+
+def make_rules(overrides: dict | None, game: str = "sixtysix") -> dict:
+    rules = dict(GAME_DEFAULTS[game])
     for name, value in (overrides or {}).items():
         if name not in DEFAULT_RULES:
             raise ValueError(f"unknown option {name!r}")
@@ -120,21 +165,32 @@ def make_rules(overrides: dict | None) -> dict:
 
 
 class RefDeal:
-    """One deal, seat 0 = non-dealer (A, leads first), seat 1 = dealer (B)."""
+    """One deal, seat 0 = non-dealer (A, leads first), seat 1 = dealer (B).
 
-    def __init__(self, deck_cards, rules: dict | None = None):
+    ``game`` is "sixtysix" (24 cards, 66-4.2) or "schnapsen" (20 cards, SCH-2); ``rules``
+    overrides the game's defaults (Appendix A, classic or Schnapsen column)."""
+
+    def __init__(self, deck_cards, rules: dict | None = None, game: str = "sixtysix"):
         if isinstance(deck_cards, str):
             deck_cards = deck_cards.split()
         deck = [c.upper() for c in deck_cards]
-        if len(deck) != 24 or sorted(deck) != sorted(ALL_CARDS):
-            raise ValueError("deck must hold the 24 distinct cards")
-        self.rules = make_rules(rules)
+        pack = CARDS_OF[game]
+        if len(deck) != len(pack) or sorted(deck) != sorted(pack):
+            raise ValueError(f"deck must hold the {len(pack)} distinct cards of {game}")
+        self.game = game
+        self.rules = make_rules(rules, game)
 
-        # 66-4.2: A gets d[0..2] + d[6..8], B gets d[3..5] + d[9..11].
-        self.hands = [deck[0:3] + deck[6:9], deck[3:6] + deck[9:12]]
-        # 66-4.3 / 66-4.4: talon in draw order d[13..23], then the trump card d[12] last.
-        self.talon = deck[13:24] + [deck[12]]
-        self.trump = suit_of(deck[12])  # 66-1.2 "trump suit never changes"
+        if game == "schnapsen":
+            # SCH-2: 3 each, the trump card d[6] turned, 2 each; talon d[11..19] then d[6].
+            self.hands = [deck[0:3] + deck[7:9], deck[3:6] + deck[9:11]]
+            self.talon = deck[11:20] + [deck[6]]
+            self.trump = suit_of(deck[6])
+        else:
+            # 66-4.2: A gets d[0..2] + d[6..8], B gets d[3..5] + d[9..11].
+            self.hands = [deck[0:3] + deck[6:9], deck[3:6] + deck[9:12]]
+            # 66-4.3 / 66-4.4: talon in draw order d[13..23], then the trump card d[12] last.
+            self.talon = deck[13:24] + [deck[12]]
+            self.trump = suit_of(deck[12])  # 66-1.2 "trump suit never changes"
 
         self.closed_by = None  # seat that closed (66-10.4)
         self.close_opp_tricks = 0  # opponent's tricks at closing (66-10.4)
@@ -159,7 +215,6 @@ class RefDeal:
         # still restricts the lead at L and forbids a second marriage.
         self.turn_married_suit = None
         self.turn_exchanged = False
-        self.turn_closed = False
 
         # Result
         self.winner = None
@@ -295,12 +350,10 @@ class RefDeal:
         hand = self.hands[seat]
         if "K" + suit not in hand or "Q" + suit not in hand:
             return False
+        # 66-9.3 / 66-10.3: no marriage once the talon is closed or exhausted, unless
+        # marriage_in_phase2 (SCH-8).  66-5.1 and section 7.1: with that option a marriage
+        # may even follow the player's own close in the same turn (J2).
         if not self.talon_is_open() and not self.rules["marriage_in_phase2"]:
-            return False
-        # JUDGEMENT J2: 66-9.4 (normative) says a marriage "MAY NOT follow a close" in the
-        # same turn.  The informative generator of 1.17 would allow it under
-        # marriage_in_phase2 = true; the normative text wins, so it stays forbidden.
-        if self.turn_closed:
             return False
         if self.tricks[seat] < 1 and not self.rules["marriage_before_first_trick"]:
             return False
@@ -431,7 +484,6 @@ class RefDeal:
         self.closed_by = seat
         self.close_opp_tricks = self.tricks[opp]
         self.close_opp_points = self.counted(opp)
-        self.turn_closed = True
         # 66-5.2: point R if the opponent may exchange; then the closer continues at L
         # (without drawing when the close happened at D).
         if self.can_exchange_at_R():
@@ -471,7 +523,6 @@ class RefDeal:
         self.to_act = w
         self.turn_married_suit = None
         self.turn_exchanged = False
-        self.turn_closed = False
         if not self.hands[0] and not self.hands[1]:
             # 66-5.4 item 1 -> point E; 66-12.2 bonus only when never closed.
             self.last_trick_winner = w
@@ -551,8 +602,8 @@ class RefDeal:
             self._end(o, 2 if self.close_opp_tricks >= 1 else 3, 6)
             return
         if self.rules["last_trick"] == "wins_deal":
-            # Option last_trick = wins_deal (brief): no bonus; the winner of the last
-            # trick gets 1 game point for a played-out unclosed deal.
+            # last_trick = wins_deal (SCH-9, section 7.1): no bonus; the winner of the
+            # last trick, still at point E, gets the deal and 1 game point by `finish`.
             # JUDGEMENT J3: this replaces rows 7/8 entirely (also under graded scoring).
             self._end(self.last_trick_winner, 1, 7)
             return
@@ -596,9 +647,10 @@ JUDGEMENT_CALLS = [
     "J1: a lead 'turn' spans point D and the following point L; a marriage declared at D "
     "(pre_draw_declarations) restricts the lead after the draw and forbids a second marriage; "
     "an exchange at D counts as this turn's exchange.",
-    "J2: with marriage_in_phase2=true a marriage still may not follow the player's own close in "
-    "the same turn (normative 66-9.4 'MAY NOT follow a close' beats the informative 1.17 "
-    "generator, which would allow it); in later phase-2 turns marriages are allowed.",
+    "J2: with marriage_in_phase2=true a marriage may follow the player's own close in the same "
+    "turn (66-5.1 parenthesis, section 7.1, the 1.17 generator); 66-9.4 'MAY NOT follow a close' "
+    "is read as the default marriage_in_phase2=false.  marriage_then_close=false only forbids "
+    "closing after a marriage, not marrying after a close (1.17 can_marry does not test it).",
     "J3: last_trick=wins_deal replaces rows 7/8 (1 game point to the last-trick winner, no bonus, "
     "regardless of played_out_scoring).",
     "J4: match-level options (match_target, dealer_rotation, tie_carry_*, public_trick_history) "

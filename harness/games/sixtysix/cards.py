@@ -29,7 +29,6 @@ SUIT_OF: tuple[int, ...] = tuple(c // 6 for c in DECK)
 RANK_OF: tuple[int, ...] = tuple(c % 6 for c in DECK)
 POINTS: tuple[int, ...] = tuple(RANK_POINTS[c % 6] for c in DECK)
 SUIT_MASK: tuple[int, ...] = tuple(63 << (6 * s) for s in range(4))
-FULL_MASK = (1 << 24) - 1
 
 
 def parse_card(text: str) -> int:

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from harness.games.base import IllegalAction
+
 from .cards import CARD_INDEX, CARD_STR, CLASSIC, POINTS, SCHNAPSEN, SUIT_MASK, SUIT_OF, SUITS, beats, cards_in, mask_of
 from .options import Rules
 
@@ -246,10 +248,6 @@ def legal_actions(s: State) -> list[str]:
     if p == "E":
         return ["claim", "finish"]
     return []
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal in the given state."""
 
 
 def apply(s: State, action: str) -> State:

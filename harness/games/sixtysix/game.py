@@ -11,19 +11,20 @@ Sixty-Six only in its pack and its default rules: classic Sixty-Six here, Schnap
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness.games.base import DealEnd, DealStart, IllegalAction, Outcome
 
-from .cards import CARD_STR, CLASSIC, Pack, deck_str
-from .engine import legal_actions
+from .cards import CARD_INDEX, CARD_STR, CLASSIC, Pack, deck_str, parse_deck
+from .engine import MARRY, State, apply, deal, legal_actions, perft, summary
 from .match import Match, match_apply, player_of, seat_of, start_match
 from .observe import Observation, observe
 from .options import Rules
 
 TEAMS = (0, 1)
+WORDS = {"exchange", "close", "claim", "draw", "pass", "finish", *MARRY}  # the non-card actions (66-1.18)
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,33 @@ class SixtySixFamily:
 
     def scores(self, m: Match) -> tuple[int, ...]:
         return m.scores
+
+    # -- the rules tools (RULES-SPEC section 7): one deal from a written deck --------------------
+
+    def position(self, deck: str, actions: Sequence[str], rules: Rules) -> State:
+        """The deal of ``deck`` (the pack's cards, top first) after ``actions``; ValueError names the
+        bad token in one line."""
+        try:
+            cards = parse_deck(deck, self.pack)  # 66-4.2 (24 cards) or SCH-2 (20 cards)
+        except ValueError as e:
+            raise ValueError(f"bad deck: {e}") from None
+        state = deal(cards, rules)
+        for i, token in enumerate(actions, 1):
+            if token not in CARD_INDEX and token not in WORDS:
+                raise ValueError(f"unknown action {token!r} (action {i})")
+            try:
+                state = apply(state, token)
+            except ValueError as e:
+                raise ValueError(f"illegal action {token!r} (action {i}): {e}") from None
+        return state
+
+    def summary(self, state: State) -> dict[str, object]:
+        """The JSON object of ``arena rules run`` (section 7)."""
+        return summary(state)
+
+    def perft(self, state: State, depth: int) -> int:
+        """Action sequences of length ``depth`` from ``state`` (an ended deal is one leaf)."""
+        return perft(state, depth)
 
     def outcome(self, m: Match) -> Outcome | None:
         if m.winner is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARD_INDEX, CARD_STR, SUITS, beats, cards_of
+from .cards import CARD_INDEX, CARD_STR, CLASSIC, SCHNAPSEN, SUITS, beats, cards_of
 from .engine import State, counted_points, exchange_card, legal_actions
 from .options import Rules
 
@@ -38,6 +38,7 @@ class Observation:
     game_score: tuple[int, int]  # game points per seat before this deal
     legal: tuple[str, ...]  # legal actions, sorted; empty unless this seat is to act
     rules: Rules
+    pack: str = "sixtysix"  # the cards dealt (cards.Pack name): "sixtysix" (24) or "schnapsen" (20, no nines)
 
     @property
     def opponent(self) -> int:
@@ -74,6 +75,7 @@ def observe(s: State, seat: int) -> Observation:
         game_score=s.score,
         legal=legal,
         rules=s.rules,
+        pack=SCHNAPSEN.name if len(s.deck) == len(SCHNAPSEN.cards) else CLASSIC.name,
     )
 
 

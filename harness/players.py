@@ -1,0 +1,29 @@
+"""The built-in players of each game, for ``arena show`` and in-process benchmarks.
+
+A player is a name and a function from the game's observation to an action.
+
+>>> import random
+>>> [name for name, _ in players_for("schnapsen", 2, random.Random(1))]
+['greedy', 'random']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from harness.strategies import greedy_action, random_action
+
+Player = tuple[str, Callable[[Any], str]]
+FAMILY = ("sixtysix", "schnapsen")
+
+
+def players_for(game: str, n: int, rng: random.Random) -> list[Player]:
+    """``n`` built-in players for ``game``: greedy first, then random ones."""
+    if game not in FAMILY:
+        raise ValueError(f"no built-in players for {game!r}")
+    out: list[Player] = [("greedy", greedy_action)]
+    while len(out) < n:
+        out.append(("random" if n == 2 else f"random-{len(out)}", lambda obs: random_action(obs, rng)))
+    return out

@@ -1,0 +1,87 @@
+"""Module boundaries (issue 10): only a game's own package, its wire codec, its built-in players, its
+views and its SDK helpers import a game's internals; everything else sees games through
+:mod:`harness.games.base` and :mod:`harness.games.registry`. No module imports the CLI.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent / "harness"
+
+# The Sixty-Six family (sixtysix, schnapsen): who may import its internals, besides its packages.
+FAMILY_PACKAGES = ("harness.games.sixtysix", "harness.games.schnapsen")
+FAMILY_FRIENDS = {
+    "harness.wire.convert", "harness.wire.codecs",  # its wire codec
+    "harness.strategies", "harness.strategies_search", "harness.players",  # its built-in players
+    "harness.render",  # its views
+    "harness.sdk.client", "harness.sdk.helpers",  # its SDK observation type and helpers
+}
+
+
+def modules() -> dict[str, ast.Module]:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        if path.name.endswith(("_pb2.py", "_pb2_grpc.py")):
+            continue
+        rel = path.relative_to(ROOT.parent).with_suffix("")
+        name = ".".join(rel.parts).removesuffix(".__init__")
+        out[name] = ast.parse(path.read_text(encoding="utf-8"))
+    return out
+
+
+def imported(tree: ast.Module, name: str) -> set[str]:
+    found: set[str] = set()
+    package = name if name.endswith("__init__") else name.rsplit(".", 1)[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            found.add(mod)
+            found.update(f"{mod}.{a.name}" for a in node.names)
+    return found
+
+
+def test_only_a_games_friends_import_its_internals() -> None:
+    offenders = []
+    for name, tree in modules().items():
+        if name.startswith(FAMILY_PACKAGES) or name in FAMILY_FRIENDS:
+            continue
+        for mod in imported(tree, name):
+            if mod.startswith(FAMILY_PACKAGES):
+                offenders.append(f"{name} imports {mod}")
+    assert not offenders, "\n".join(sorted(offenders))
+
+
+def test_games_import_no_io_and_nothing_of_the_harness_outside_games() -> None:
+    banned = ("grpc", "asyncio", "threading", "time", "socket", "subprocess", "rich", "harness.arena",
+              "harness.wire", "harness.tournament", "harness.league", "harness.sdk", "sqlite3")
+    offenders = []
+    for name, tree in modules().items():
+        if not name.startswith("harness.games"):
+            continue
+        for mod in imported(tree, name):
+            if mod.split(".")[0] in banned or mod.startswith(banned):
+                offenders.append(f"{name} imports {mod}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_nothing_imports_the_cli() -> None:
+    offenders = [name for name, tree in modules().items()
+                 if name != "harness.cli" and any(m == "harness.cli" or m.startswith("harness.cli.")
+                                                  for m in imported(tree, name))]
+    assert not offenders
+
+
+def test_the_check_sees_a_violation() -> None:
+    """A control: the scanner does find an import of the family's internals."""
+    tree = ast.parse("from harness.games.sixtysix.engine import apply\nfrom ..games.schnapsen import GAME\n")
+    found = imported(tree, "harness.arena.match")
+    assert "harness.games.sixtysix.engine" in found and "harness.games.schnapsen" in found
