@@ -142,3 +142,24 @@ def _with_arena(fn):  # type: ignore[no-untyped-def]
             await arena.stop()
 
     return asyncio.run(run())
+
+
+def test_league_add_creates_a_league_of_the_named_game_and_refuses_another(tmp_path: Path) -> None:
+    db = str(tmp_path / "l.db")
+
+    def add(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([PY, "-m", "harness.cli", "league", "add", "--db", db, "--name", "g", "--command",
+                               GREEDY, *extra], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+    assert add("--game", "schnapsen").returncode == 0
+    for bad in (("--game", "sixtysix"), ("--game", "chess")):
+        done = add(*bad)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert add().returncode == 0  # no --game: whatever the league plays
+    from harness.league.store import Store
+
+    store = Store(db)
+    try:
+        assert store.league.game == "schnapsen"
+    finally:
+        store.close()

@@ -15,7 +15,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from harness.games.base import Game, IllegalAction, Outcome, forfeit_outcome
+from harness.games.base import Game, IllegalAction, Outcome, forfeit_outcome, turn
 from harness.games.registry import get as get_game
 from harness.wire import arena_pb2 as pb
 from harness.wire import notices
@@ -135,9 +135,8 @@ class _Loop:
             s.post(self._match_start(p))
         self._deal_start()
         m = self.m
-        while (player := g.to_act(m)) is not None:
-            obs = g.observe(m, player)
-            legal = g.legal(m)
+        while (now := turn(g, m)) is not None:
+            player, obs, legal = now
             deal_no = self.deal_no
             request = codec.encode_request(self.match_id, deal_no, self.applied + 1, obs, legal, clock.move_ms,
                                            int(bank[player] * 1000))

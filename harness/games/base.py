@@ -169,3 +169,16 @@ class Game(Protocol, Generic[R, M, O_co]):
     def perft(self, state: Any, depth: int) -> int:
         """Action sequences of length ``depth`` from a deal (an ended deal is one leaf)."""
         ...
+
+
+def turn(game: Game[Any, M, O_co], m: M) -> tuple[int, O_co, tuple[str, ...]] | None:
+    """The player to act, its observation and the legal actions, or None once the match is over.
+    A game may offer a faster ``turn(m)`` of its own with the same result; this uses it when it does."""
+    fast = getattr(game, "turn", None)
+    if fast is not None:
+        got: tuple[int, O_co, tuple[str, ...]] | None = fast(m)
+        return got
+    player = game.to_act(m)
+    if player is None:
+        return None
+    return player, game.observe(m, player), game.legal(m)

@@ -67,6 +67,9 @@ def add_league_parser(sub: Any) -> None:
     a = lsub.add_parser("add", help="add an entrant the league runs itself from a command (operator)")
     a.add_argument("--db", default="results/league.db", help="the league's SQLite file")
     a.add_argument("--name", required=True)
+    a.add_argument("--game", default=None,
+                   help="the game, when this creates the league's database (default: sixtysix); an existing "
+                        "league must match")
     a.add_argument("--command", required=True,
                    help="e.g. \"python sample_bots/greedy_bot.py\"; it runs in the current directory")
     a.set_defaults(func=cmd_add)
@@ -213,8 +216,8 @@ def cmd_add(args: argparse.Namespace) -> int:
     if shutil.which(prog) is None:
         return _fail(f"cannot run '{args.command}': '{prog}' not found", 2)
     try:
-        store = Store(args.db)
-    except StoreError as e:
+        store = Store(args.db, getattr(args, "game", None))
+    except (StoreError, ValueError) as e:
         return _fail(str(e), 2)
     try:
         new, old = store.register(OPERATOR, args.name, command=args.command, cwd=os.getcwd())

@@ -12,15 +12,16 @@ Actions are notation strings: a card (``"TH"``) to lead or follow, ``"marry:H"``
 
 >>> from harness.games.sixtysix.cards import parse_deck
 >>> s = deal(parse_deck("AH TH KH 9H QS KC QH JC 9D AC TD JD KS AS TS JS KD QD AD 9C QC TC 9S JH"))
->>> s.point, s.to_act, sorted(legal_actions(s))[:4]
+>>> str(s.point), s.to_act, sorted(legal_actions(s))[:4]
 ('L', 0, ['9D', 'AH', 'JC', 'KH'])
 >>> s = apply(apply(s, "AH"), "9H")
->>> s.point, s.to_act, counted_points(s, 0)
+>>> str(s.point), s.to_act, counted_points(s, 0)
 ('D', 0, 11)
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -31,10 +32,25 @@ from .options import Rules
 
 DEFAULT_RULES = Rules()
 
+
+class Point(enum.StrEnum):
+    """The decision points of a deal (66-5); members compare equal to their letters."""
+
+    LEAD = "L"  # 66-5.1, on lead
+    DRAW = "D"  # after winning a trick, before drawing
+    CLOSE_RESPONSE = "R"  # 66-5.2, the opponent has closed
+    FOLLOW = "F"  # follow to the led card
+    END = "E"  # 66-12.3, after the last trick
+    OVER = "over"  # the deal has ended
+
+
+L, D, R, F, E, OVER = Point.LEAD, Point.DRAW, Point.CLOSE_RESPONSE, Point.FOLLOW, Point.END, Point.OVER
+
 MARRY = tuple(f"marry:{s}" for s in SUITS)
 _MARRY_SUIT = {a: i for i, a in enumerate(MARRY)}
 _KQ = tuple((6 * s + 3, 6 * s + 2) for s in range(4))  # (king, queen) of each suit
 _KQ_MASK = tuple((1 << k) | (1 << q) for k, q in _KQ)
+_QUEENS = sum(1 << q for _, q in _KQ)
 
 # Per-turn flags.
 _EXCHANGED = 1
@@ -71,7 +87,7 @@ class State(NamedTuple):
     card_points: tuple[int, int]  # card points in won tricks
     marriages: tuple[int, int]  # declared marriage points (count once the seat has a trick, 66-9.5)
     bonus_to: int  # seat that received the last-trick bonus, or -1
-    point: str  # L D R F E or "over"
+    point: Point  # L D R F E or over
     to_act: int  # seat to act (meaningless once over)
     leader: int  # seat on lead for the current trick
     lead: int  # card led to the current trick, or -1
@@ -128,7 +144,7 @@ def deal(deck: Iterable[int], rules: Rules = DEFAULT_RULES, score: tuple[int, in
     return State(
         rules=rules, deck=d, stock=stock, talon_n=len(stock) + 1, score=score, hands=(mask_of(h0), mask_of(h1)),
         drawn=0, bottom=trump_card, trump=SUIT_OF[trump_card], closed_by=-1, close_info=(False, 0, 0),
-        tricks=(0, 0), card_points=(0, 0), marriages=(0, 0), bonus_to=-1, point="L", to_act=0, leader=0,
+        tricks=(0, 0), card_points=(0, 0), marriages=(0, 0), bonus_to=-1, point=L, to_act=0, leader=0,
         lead=-1, married=-1, turn=0, history=(), outcome=None,
     )
 
@@ -161,7 +177,7 @@ def _can_close(s: State, me: int) -> bool:
         s.closed_by < 0
         and s.talon_n - s.drawn >= r.close_min_talon
         and s.drawn < s.talon_n
-        and (s.point == "L" or r.close_before_draw)
+        and (s.point == L or r.close_before_draw)
         and (s.tricks[0] + s.tricks[1] > 0 or r.close_before_first_trick)
         and (s.married < 0 or r.marriage_then_close)
     )
@@ -187,6 +203,8 @@ def _marriages(s: State, me: int) -> list[str]:
     if not (s.tricks[me] > 0 or r.marriage_before_first_trick):
         return []
     hand = s.hands[me]
+    if not hand & (hand >> 1) & _QUEENS:  # no king above its queen: no marriage (the common case)
+        return []
     return [MARRY[su] for su in range(4) if hand & _KQ_MASK[su] == _KQ_MASK[su]]
 
 
@@ -213,12 +231,12 @@ def legal_actions(s: State) -> list[str]:
     """Every legal action of the player to act (66-1.17); empty once the deal is over."""
     p = s.point
     me = s.to_act
-    if p == "F":
+    if p == F:
         acts = [CARD_STR[c] for c in cards_in(follow_cards(s.hands[me], s.lead, s.trump, s.phase2, s.rules))]
         if s.rules.exchange_by_non_leader and _can_exchange(s, me):
             acts.append("exchange")
         return acts
-    if p == "L":
+    if p == L:
         if s.married >= 0:
             k, q = _KQ[s.married]
             acts = [CARD_STR[q], CARD_STR[k], "claim"]
@@ -233,7 +251,7 @@ def legal_actions(s: State) -> list[str]:
         if s.closed_by < 0 or s.rules.marriage_in_phase2:
             acts += _marriages(s, me)
         return acts
-    if p == "D":
+    if p == D:
         acts = ["claim", "draw"]
         r = s.rules
         if _can_close(s, me):
@@ -243,9 +261,9 @@ def legal_actions(s: State) -> list[str]:
         if r.pre_draw_declarations:
             acts += _marriages(s, me)
         return acts
-    if p == "R":
+    if p == R:
         return ["exchange", "pass"]
-    if p == "E":
+    if p == E:
         return ["claim", "finish"]
     return []
 
@@ -265,11 +283,11 @@ def _apply(s: State, action: str) -> State:
     hist = s.history + ((me, action),)
     card = CARD_INDEX.get(action)
     if card is not None:
-        if s.point == "F":
+        if s.point == F:
             n = _trick(s, card, hist)
         else:  # lead
             hands = _without(s.hands, me, card)
-            n = s._replace(hands=hands, point="F", to_act=1 - me, lead=card, history=hist)
+            n = s._replace(hands=hands, point=F, to_act=1 - me, lead=card, history=hist)
     elif action == "draw":
         n = _draw(s, hist)
     elif action == "claim":
@@ -279,7 +297,7 @@ def _apply(s: State, action: str) -> State:
     elif action == "exchange":
         n = _exchange(s, me, hist)
     elif action == "pass":
-        n = s._replace(point="L", to_act=1 - me, history=hist)
+        n = s._replace(point=L, to_act=1 - me, history=hist)
     elif action == "finish":
         return _end(s._replace(history=hist), None)
     else:  # marry:S
@@ -287,7 +305,7 @@ def _apply(s: State, action: str) -> State:
         marriages = list(s.marriages)
         marriages[me] += 40 if su == s.trump else 20  # 66-9.1
         n = s._replace(married=su, marriages=(marriages[0], marriages[1]), history=hist)
-    if n.rules.auto_claim and n.point in "LDE" and counted_points(n, n.to_act) >= 66:
+    if n.rules.auto_claim and n.point in (L, D, E) and counted_points(n, n.to_act) >= 66:
         return _claim(n, n.to_act)  # 66-11.5
     return n
 
@@ -308,18 +326,18 @@ def _trick(s: State, card: int, hist: tuple[tuple[int, str], ...]) -> State:
     tr = (s.tricks[0] + 1, s.tricks[1]) if w == 0 else (s.tricks[0], s.tricks[1] + 1)
     bonus_to = s.bonus_to
     if hands[0] == 0 and hands[1] == 0:
-        point = "E"  # 66-12.3
+        point = E  # 66-12.3
         if s.closed_by < 0 and s.rules.last_trick == "bonus10":
             bonus_to = w  # 66-12.2
     elif s.closed_by < 0 and s.drawn < s.talon_n:
-        point = "D"
+        point = D
     else:
-        point = "L"
+        point = L
+    # Positional, in field order: this runs once per trick and keywords cost twice as much here
+    # (test_engine_fields_are_in_the_order_trick_builds_them guards the order).
     return State(
-        rules=s.rules, deck=s.deck, stock=s.stock, talon_n=s.talon_n, score=s.score, hands=hands, drawn=s.drawn,
-        bottom=s.bottom, trump=s.trump, closed_by=s.closed_by, close_info=s.close_info, tricks=tr, card_points=cp,
-        marriages=s.marriages, bonus_to=bonus_to, point=point, to_act=w, leader=w, lead=-1, married=-1, turn=0,
-        history=hist, outcome=None,
+        s.rules, s.deck, s.stock, s.talon_n, s.score, hands, s.drawn, s.bottom, s.trump, s.closed_by, s.close_info,
+        tr, cp, s.marriages, bonus_to, point, w, w, -1, -1, 0, hist, None,
     )
 
 
@@ -332,7 +350,7 @@ def _draw(s: State, hist: tuple[tuple[int, str], ...]) -> State:
     hands = list(s.hands)
     hands[me] |= 1 << first
     hands[1 - me] |= 1 << second
-    return s._replace(hands=(hands[0], hands[1]), drawn=k + 2, point="L", history=hist)
+    return s._replace(hands=(hands[0], hands[1]), drawn=k + 2, point=L, history=hist)
 
 
 def _close(s: State, me: int, hist: tuple[tuple[int, str], ...]) -> State:
@@ -347,7 +365,7 @@ def _close(s: State, me: int, hist: tuple[tuple[int, str], ...]) -> State:
         and s.hands[opp] >> exchange_card(s) & 1 == 1
     )
     return s._replace(
-        closed_by=me, close_info=info, point="R" if offer else "L", to_act=opp if offer else me,
+        closed_by=me, close_info=info, point=R if offer else L, to_act=opp if offer else me,
         turn=s.turn | _CLOSED, history=hist,
     )
 
@@ -357,8 +375,8 @@ def _exchange(s: State, me: int, hist: tuple[tuple[int, str], ...]) -> State:
     nine = exchange_card(s)
     hands = list(s.hands)
     hands[me] = hands[me] & ~(1 << nine) | (1 << s.bottom)
-    if s.point == "R":  # 66-5.2: then the closer continues at L
-        return s._replace(hands=(hands[0], hands[1]), bottom=nine, point="L", to_act=1 - me, history=hist)
+    if s.point == R:  # 66-5.2: then the closer continues at L
+        return s._replace(hands=(hands[0], hands[1]), bottom=nine, point=L, to_act=1 - me, history=hist)
     return s._replace(hands=(hands[0], hands[1]), bottom=nine, turn=s.turn | _EXCHANGED, history=hist)
 
 
@@ -416,7 +434,7 @@ def _end(s: State, outcome: Outcome | None) -> State:
                 w = 0 if a > b else 1
                 gp = _grade(s, 1 - w) if s.rules.played_out_scoring == "graded" else 1
                 outcome = Outcome(w, gp, 7, "played out")
-    return s._replace(point="over", outcome=outcome, lead=-1)
+    return s._replace(point=OVER, outcome=outcome, lead=-1)
 
 
 # -- tools -----------------------------------------------------------------------------

@@ -61,6 +61,15 @@ class SixtySixFamily:
     def legal(self, m: Match) -> tuple[str, ...]:
         return () if m.winner is not None else tuple(sorted(legal_actions(m.state)))
 
+    def turn(self, m: Match) -> tuple[int, Observation, tuple[str, ...]] | None:
+        """The player to act, its observation and the legal actions in one step (the observation
+        already holds them), or None once over: the match loop's fast path."""
+        if m.winner is not None:
+            return None
+        seat = m.state.to_act
+        obs = observe(m.state, seat)
+        return player_of(m, seat), obs, obs.legal
+
     def apply(self, m: Match, action: str) -> Match:
         return match_apply(m, action)
 
