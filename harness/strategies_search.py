@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, POINTS, SUIT_OF
+from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, POINTS, SUIT_OF, beats
 from harness.games.sixtysix.engine import State, _apply, counted_points, legal_actions
 from harness.games.sixtysix.observe import Observation
 from harness.sdk.helpers import Determinizer
@@ -184,7 +184,7 @@ def _quick(s: State) -> str:
         return _name(min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c], c)))
     cards = [CARD_INDEX[a] for a in acts if a in CARD_INDEX]
     led = s.lead
-    same = [c for c in cards if SUIT_OF[c] == SUIT_OF[led] and c > led]
+    same = [c for c in cards if SUIT_OF[c] == SUIT_OF[led] and beats(led, c, trump)]
     if same:
         return _name(min(same))
     trumps = [c for c in cards if SUIT_OF[c] == trump] if SUIT_OF[led] != trump else []

@@ -35,7 +35,6 @@ class Seat:
         self.grace_s = grace_s
         self.session: Session | None = None
         self.retired = False
-        self.connections = 0
         self._arrived = asyncio.Event()
 
     @property
@@ -44,7 +43,6 @@ class Seat:
 
     def attach(self, session: Session) -> None:
         self.session = session
-        self.connections += 1
         self._arrived.set()
 
     async def ensure(self) -> Session | Fault:

@@ -186,11 +186,6 @@ class Store:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
 
-    def set_meta(self, key: str, value: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-
-    # -- owners and entrants -------------------------------------------------------------
-
     def owner_secret_hash(self, owner: str) -> str | None:
         row = self.db.execute("SELECT secret_hash FROM owners WHERE owner = ?", (owner,)).fetchone()
         return None if row is None else row[0]

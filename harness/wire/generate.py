@@ -15,7 +15,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 PROTO_ROOT = REPO / "proto"
 PROTOS = ("arena/v1/arena.proto", "arena/v1/league.proto")
-PROTO = PROTOS[0]
 OUT = Path(__file__).resolve().parent
 FILES = tuple(f"{Path(p).stem}{suffix}" for p in PROTOS for suffix in ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py"))
 

@@ -43,14 +43,6 @@ def card_str(card: int) -> str:
     return CARD_STR[card]
 
 
-def suit_index(text: str) -> int:
-    """The suit named by one letter ``C D H S``."""
-    i = SUITS.find(text) if len(text) == 1 else -1
-    if i < 0:
-        raise ValueError(f"{text!r} is not a suit (C D H S)")
-    return i
-
-
 def mask_of(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
