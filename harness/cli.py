@@ -46,8 +46,16 @@ def _position(args: argparse.Namespace) -> tuple[Any, Any]:
     if args.game not in GAMES:
         raise UsageError(f"unknown game {args.game!r} (known: {', '.join(GAMES)})")
     game = game_of(args.game)
+    values = _rule_values(args.rule or [])
+    players = getattr(args, "players", None)
+    if "players" in game.rules_map(game.rules()):  # 7.4: --players N is required where the game seats 2..8
+        if players is None:
+            raise UsageError(f"--players is required for {args.game}")
+        values["players"] = str(players)
+    elif players is not None:
+        raise UsageError(f"--players is not an option of {args.game}")
     try:
-        rules = game.rules(_rule_values(args.rule or []))  # 7.1: the preset, then the options
+        rules = game.rules(values)  # 7.1: the preset, then the options
         return game, game.position(args.deck, (args.actions or "").split(), rules)
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -89,6 +97,13 @@ def cmd_show(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     console = Console()
     rules = game.rules()
+    if getattr(args, "players", None) is not None:  # twenty_two seats 2..8
+        if "players" not in game.rules_map(rules):
+            raise UsageError(f"--players is not an option of {game.id}")
+        try:
+            rules = game.rules({"players": args.players})
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     bots = players_for(game.id, game.players(rules), random.Random(args.seed))
     names = tuple(name for name, _ in bots)
     m = game.start(args.seed, rules)
@@ -134,6 +149,9 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
                    help="an entrant: a command line or remote:NAME (repeatable; instead of CONFIG)")
     p.add_argument("--name", help="tournament name with --bot (default: tournament)")
     p.add_argument("--game", help=f"the game, with --bot: {', '.join(game_ids())} (default: sixtysix)")
+    p.add_argument("--partners", choices=("self", "rotate"),
+                   help="partnership games, with --bot: an entrant plays both seats of a team (self, the "
+                        "default) or everyone partners everyone (rotate)")
     p.add_argument("--rounds", type=int, help="duplicate round robins, with --bot (default 1)")
     p.add_argument("--seed", type=int, help="tournament seed, with --bot (default 0)")
     p.add_argument("--move-time", type=float, metavar="SEC", help="seconds per decision, with --bot (default 1)")
@@ -168,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the game's cards, top first (24 for sixtysix, 20 for schnapsen), e.g. 'AH TH KH ...'")
         r.add_argument("--actions", default="", help="space-separated actions from the deal")
         r.add_argument("--rule", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
+        r.add_argument("--players", type=int, metavar="N", help="players, for twenty_two only (2-8, required there)")
         if name == "perft":
             r.add_argument("--depth", type=int, required=True)
         r.set_defaults(func=fn)
@@ -214,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="one seeded match of the built-in players, in process, deal by deal")
     show.add_argument("--seed", type=int, default=66, help="match seed (default: 66)")
     show.add_argument("--game", default="sixtysix", help=f"the game: {', '.join(game_ids())} (default: sixtysix)")
+    show.add_argument("--players", type=int, default=None, help="players, for twenty_two (2-8, default 4)")
     show.set_defaults(func=cmd_show)
 
     from harness.league.commands import add_league_parser  # `arena league serve|register|retire|add|leaderboard`

@@ -85,12 +85,22 @@ def update(env: trueskill.TrueSkill, ratings: dict[str, trueskill.Rating], p: Pl
         return
     teams = p.teams if p.teams is not None else tuple(range(len(p.players)))
     order = sorted(set(teams))
-    seats = [[s for s in range(len(p.players)) if teams[s] == t] for t in order]
+    # An entrant that holds several seats of one team (partners = "self") is rated once.
+    seats = [[s for s in firsts(p) if teams[s] == t] for t in order]
     groups = [tuple(ratings[p.players[s]] for s in team) for team in seats]
     ranks = [min(p.ranks[s] for s in team) for team in seats]
     for team, new in zip(seats, rate(env, groups, ranks)):
         for s, r in zip(team, new):
             ratings[p.players[s]] = r
+
+
+def firsts(p: Played) -> list[int]:
+    """Each entrant's first seat in a match (an entrant may hold several seats of one team).
+
+    >>> firsts(Played(0, "m", "m", ("a", "b", "a", "b"), (0, 1, 0, 1), (7, 3, 7, 3), teams=(0, 1, 0, 1)))
+    [0, 1]
+    """
+    return [s for s, n in enumerate(p.players) if p.players.index(n) == s]
 
 
 def fold(model: Model, names: Iterable[str], played: Iterable[Played]
@@ -153,6 +163,7 @@ class Row:
     pairs_lost: int
     failures: dict[str, int]
     p_above: float | None  # P(truly above the next entrant); None for the last
+    places: tuple[int, ...] = ()  # matches finished in each place (1st, 2nd, ...; ties share the better one)
 
     @property
     def win_pct(self) -> float:
@@ -199,13 +210,20 @@ def standings(model: Model, names: Sequence[str], played: Iterable[Played]) -> S
     pairs: dict[str, list[Played]] = defaultdict(list)
     for p in played:
         pairs[p.pair_id].append(p)
-        for s, n in enumerate(p.players):
+        seats = firsts(p)
+        teams = p.teams if p.teams is not None else tuple(range(len(p.players)))
+        team_score = {teams[s]: p.scores[s] for s in reversed(range(len(p.players)))}
+        for s in seats:
+            n = p.players[s]
             st = stats[n]
             st["played"] += 1
             st["wins"] += p.ranks is not None and p.ranks[s] == 0
+            if p.ranks is not None:
+                st[f"place{p.ranks[s]}"] += 1
             st["for"] += p.scores[s]
-            st["against"] += sum(p.scores) - p.scores[s]
-            for o, m in enumerate(p.players):
+            st["against"] += sum(v for t, v in team_score.items() if t != teams[s])
+            for o in seats:
+                m = p.players[o]
                 if o != s and p.ranks is not None:
                     c = cross.setdefault((n, m), [0, 0])
                     c[0] += p.ranks[s] < p.ranks[o]
@@ -217,16 +235,19 @@ def standings(model: Model, names: Sequence[str], played: Iterable[Played]) -> S
             continue
         wins: dict[str, int] = defaultdict(int)
         for p in legs:
-            for s, n in enumerate(p.players):
-                wins[n] += p.ranks[s] == 0  # type: ignore[index]
+            for s in firsts(p):
+                wins[p.players[s]] += p.ranks[s] == 0  # type: ignore[index]
         for n, w in wins.items():
             stats[n][("pairs_lost", "pairs_split", "pairs_won")[w]] += 1
     order = sorted(names, key=lambda n: (-env.expose(ratings[n]), n))
+    seats_max = max((len(set(p.teams if p.teams is not None else range(len(p.players)))) for p in played), default=2)
     rows = []
     for i, n in enumerate(order):
         r, st = ratings[n], stats[n]
         nxt = p_above(r, ratings[order[i + 1]]) if i + 1 < len(order) else None
+        places = tuple(st[f"place{k}"] for k in range(seats_max))
         rows.append(Row(i + 1, n, r.mu, r.sigma, env.expose(r), st["played"], st["wins"], st["for"],
-                        st["against"], st["pairs_won"], st["pairs_split"], st["pairs_lost"], fails[n], nxt))
+                        st["against"], st["pairs_won"], st["pairs_split"], st["pairs_lost"], fails[n], nxt,
+                        places))
     cells = {k: Cell(v[0], v[1]) for k, v in cross.items()}
     return Standings(tuple(rows), cells, history, len(played), model)

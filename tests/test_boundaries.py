@@ -18,6 +18,11 @@ FAMILY_FRIENDS = {
     "harness.render",  # its views
     "harness.sdk.client", "harness.sdk.helpers",  # its SDK observation type and helpers
 }
+# Three-handed Sixty-Six (issue 12): its friends; its package shares the family's cards and trick rule only.
+THREE_HANDED = "harness.games.three_handed"
+THREE_HANDED_FRIENDS = {"harness.wire.three_handed", "harness.wire.codecs", "harness.strategies_three_handed",
+                        "harness.players"}
+SHARED_CARDS = "harness.games.sixtysix.cards"
 
 
 def modules() -> dict[str, ast.Module]:
@@ -55,8 +60,15 @@ def test_only_a_games_friends_import_its_internals() -> None:
         if name.startswith(FAMILY_PACKAGES) or name in FAMILY_FRIENDS:
             continue
         for mod in imported(tree, name):
-            if mod.startswith(FAMILY_PACKAGES):
+            if mod.startswith(FAMILY_PACKAGES) and not (name.startswith(THREE_HANDED) and mod.startswith(SHARED_CARDS)):
                 offenders.append(f"{name} imports {mod}")
+    assert not offenders, "\n".join(sorted(offenders))
+
+
+def test_only_three_handeds_friends_import_its_internals() -> None:
+    offenders = [f"{name} imports {mod}" for name, tree in modules().items()
+                 if not name.startswith(THREE_HANDED) and name not in THREE_HANDED_FRIENDS
+                 for mod in imported(tree, name) if mod.startswith(THREE_HANDED)]
     assert not offenders, "\n".join(sorted(offenders))
 
 
@@ -85,3 +97,37 @@ def test_the_check_sees_a_violation() -> None:
     tree = ast.parse("from harness.games.sixtysix.engine import apply\nfrom ..games.schnapsen import GAME\n")
     found = imported(tree, "harness.arena.match")
     assert "harness.games.sixtysix.engine" in found and "harness.games.schnapsen" in found
+
+
+# Four-handed Sixty-Six (issue 12): its own package (its own cards); only these friends import it.
+FOUR_HANDED = "harness.games.four_handed"
+FOUR_HANDED_FRIENDS = {"harness.wire.four_handed", "harness.wire.codecs", "harness.strategies_four_handed",
+                       "harness.players"}
+
+
+def test_only_four_handeds_friends_import_its_internals() -> None:
+    offenders = [f"{name} imports {mod}" for name, tree in modules().items()
+                 if not name.startswith(FOUR_HANDED) and name not in FOUR_HANDED_FRIENDS
+                 for mod in imported(tree, name) if mod.startswith(FOUR_HANDED)]
+    assert not offenders, "\n".join(sorted(offenders))
+    # Its package shares nothing with the Sixty-Six family but the game interface.
+    own = [f"{name} imports {mod}" for name, tree in modules().items() if name.startswith(FOUR_HANDED)
+           for mod in imported(tree, name) if mod.startswith("harness.") and not mod.startswith(
+               (FOUR_HANDED, "harness.games.base"))]
+    assert not own, "\n".join(sorted(own))
+
+
+# Twenty-Two (issue 13): its own package; only its codec and built-in players import it.
+TWENTY_TWO = "harness.games.twenty_two"
+TWENTY_TWO_FRIENDS = {"harness.wire.twenty_two", "harness.strategies_twenty_two"}
+
+
+def test_only_twenty_twos_friends_import_its_internals() -> None:
+    offenders = [f"{name} imports {mod}" for name, tree in modules().items()
+                 if not name.startswith(TWENTY_TWO) and name not in TWENTY_TWO_FRIENDS
+                 for mod in imported(tree, name) if mod.startswith(TWENTY_TWO)]
+    assert not offenders, "\n".join(sorted(offenders))
+    own = [f"{name} imports {mod}" for name, tree in modules().items() if name.startswith(TWENTY_TWO)
+           for mod in imported(tree, name) if mod.startswith("harness.") and not mod.startswith(
+               (TWENTY_TWO, "harness.games.base"))]
+    assert not own, "\n".join(sorted(own))

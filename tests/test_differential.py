@@ -51,7 +51,7 @@ def engine_deal(game: str, cards: list[str], cfg: dict):
 
 def test_registry_and_reference_agree_on_games_and_defaults():
     """Appendix A: each game's default rules (the Schnapsen column for schnapsen, SCH-3..SCH-11)."""
-    assert registry.ids() == GAMES
+    assert registry.ids()[:len(GAMES)] == GAMES  # the family first; other games have their own references
     for g in GAMES:
         assert registry.get(g).rules().to_dict() == GAME_DEFAULTS[g]
         assert sorted(parse_deck(" ".join(CARDS_OF[g]), PACKS[g])) == sorted(PACKS[g].cards)

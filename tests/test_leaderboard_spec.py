@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from harness.leaderboard import COLUMNS, Board, feed, files, markdown, page, terminal
+from harness.leaderboard import COLUMNS, Board, columns, feed, files, markdown, page, terminal
 from harness.leaderboard.terminal import LEAGUE_HIDDEN
 from harness.rating import Model, Played, standings, two_player
 
@@ -44,6 +44,8 @@ def _text(renderable) -> str:
 
 def test_every_renderer_shows_the_spec_columns_in_order():
     b = _board()
+    COLUMNS = columns(b)  # a two-player board: duplicate pairs, no places
+    assert [c.key for c in COLUMNS if c.key in ("pairs", "places")] == ["pairs"]
     md = markdown.render(b).splitlines()
     head = next(i for i, line in enumerate(md) if line.startswith("| #"))
     assert md[head] == "| " + " | ".join(c.title for c in COLUMNS) + " |"

@@ -4,13 +4,13 @@ Adding a game adds one line here (its package's ``GAME``); nothing outside ``har
 its wire codec and its built-in players imports a game's internals.
 
 >>> ids()
-('sixtysix', 'schnapsen')
+('sixtysix', 'schnapsen', 'three_handed', 'four_handed', 'twenty_two')
 >>> get("schnapsen").title
 'Schnapsen'
 >>> get("chess")
 Traceback (most recent call last):
 ...
-ValueError: unknown game 'chess' (games: sixtysix, schnapsen)
+ValueError: unknown game 'chess' (games: sixtysix, schnapsen, three_handed, four_handed, twenty_two)
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from .base import Game
 _MODULES = {
     "sixtysix": "harness.games.sixtysix.game",
     "schnapsen": "harness.games.schnapsen",
+    "three_handed": "harness.games.three_handed",
+    "four_handed": "harness.games.four_handed",
+    "twenty_two": "harness.games.twenty_two",
 }
 
 

@@ -62,6 +62,11 @@ def rules_text(board: Board) -> str:
     return "rules: " + ", ".join(changes) if changes else "default rules"
 
 
+def tables(board: Board) -> bool:
+    """Whether the board ranks a game of more than two sides (tables: places instead of pairs)."""
+    return any(len(r.places) > 2 for r in board.standings.rows)
+
+
 @dataclass(frozen=True)
 class Column:
     """One column of the standings, as every renderer shows it."""
@@ -74,6 +79,7 @@ class Column:
     text: Callable[[Board, Row], str]  # the cell as plain text
     data: Callable[[Board, Row], dict[str, Any]]  # the cell's fields in leaderboard.json
     wide: Callable[[Board, Row], str] | None = None  # the documents' text, when more room shows more
+    shown: Callable[[Board], bool] = lambda b: True  # whether a board shows this column
 
     def doc_text(self, board: Board, row: Row) -> str:
         return (self.wide or self.text)(board, row)
@@ -96,7 +102,15 @@ COLUMNS: tuple[Column, ...] = (
            lambda b, r: {"points_for": r.points_for, "points_against": r.points_against}),
     Column("pairs", "pairs W/S/L", "pairs W/S/L", "Pairs W S L", "center",
            lambda b, r: f"{r.pairs_won}/{r.pairs_split}/{r.pairs_lost}",
-           lambda b, r: {"pairs": {"won": r.pairs_won, "split": r.pairs_split, "lost": r.pairs_lost}}),
+           lambda b, r: {"pairs": {"won": r.pairs_won, "split": r.pairs_split, "lost": r.pairs_lost}},
+           shown=lambda b: not tables(b)),
+    Column("places", "places 1/2/…", "finished 1st/2nd/…", "Places 1 2 …", "center",
+           lambda b, r: "/".join(str(k) for k in r.places) or "–",
+           lambda b, r: {"places": list(r.places),
+                         "mean_points": r.points_for / r.played if r.played else None},
+           wide=lambda b, r: ("/".join(str(k) for k in r.places) or "–")
+           + (f" (mean {r.points_for / r.played:.1f} pts)" if r.played else ""),
+           shown=tables),
     Column("failures", "failures", "failures", "Failures", "left", lambda b, r: failures_text(r.failures),
            lambda b, r: {"failures": r.failures}),
     Column("p_above_next", "P↓", "P(above next)", "Above next", "right", lambda b, r: pct(r.p_above),
@@ -104,9 +118,14 @@ COLUMNS: tuple[Column, ...] = (
 )
 
 
+def columns(board: Board) -> tuple[Column, ...]:
+    """The columns this board shows, in spec order."""
+    return tuple(c for c in COLUMNS if c.shown(board))
+
+
 def row_data(board: Board, row: Row) -> dict[str, Any]:
     """One standings row as leaderboard.json holds it: every column's fields, in column order."""
     out: dict[str, Any] = {}
-    for c in COLUMNS:
+    for c in columns(board):
         out |= c.data(board, row)
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.leaderboard import COLUMNS, Board, game_title, pct, rules_text
+from harness.leaderboard import Board, columns, game_title, pct, rules_text
 
 ALIGN = {"left": ":--", "center": ":-:", "right": "--:"}
 
@@ -14,9 +14,10 @@ def render(board: Board) -> str:
     s = board.standings
     lines = [f"# {board.title}", ""]
     lines += [_facts(board), ""]
-    lines += ["| " + " | ".join(c.title for c in COLUMNS) + " |",
-              "|" + "|".join(ALIGN[c.justify] for c in COLUMNS) + "|"]
-    lines += ["| " + " | ".join(c.doc_text(board, r) for c in COLUMNS) + " |" for r in s.rows]
+    cols = columns(board)
+    lines += ["| " + " | ".join(c.title for c in cols) + " |",
+              "|" + "|".join(ALIGN[c.justify] for c in cols) + "|"]
+    lines += ["| " + " | ".join(c.doc_text(board, r) for c in cols) + " |" for r in s.rows]
     names = s.order
     lines += ["", "## Head to head", "",
               "Row entrant's win rate against the column entrant, with its 95% Wilson interval.", "",

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 from html import escape
 
-from harness.leaderboard import COLUMNS, Board, Column, game_title, pct, rules_text
+from harness.leaderboard import Board, Column, columns, game_title, pct, rules_text
 from harness.rating import Row
 
 PALETTE = ("#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5",
@@ -178,10 +178,10 @@ def _ranking(board: Board, colors: dict[str, str]) -> str:
     lo_hi = (min((r.mu - 3 * r.sigma for r in rows), default=0.0), max((r.mu + 3 * r.sigma for r in rows), default=1.0))
     body = [
         f"<tr class=\"{'top' if r.rank == 1 else ''}\" data-rank=\"{r.rank}\" data-name=\"{escape(r.name)}\">"
-        + "".join(_cell(c, board, r, colors, lo_hi) for c in COLUMNS) + "</tr>"
+        + "".join(_cell(c, board, r, colors, lo_hi) for c in columns(board)) + "</tr>"
         for r in rows
     ]
-    head = "<tr>" + "".join(_head(c) for c in COLUMNS) + "</tr>"
+    head = "<tr>" + "".join(_head(c) for c in columns(board)) + "</tr>"
     return (
         "<section id=\"ranking\"><h2>Standings</h2><p class=\"sub\">Sorted by the conservative rating μ − 3σ. "
         "<i>Above next</i> is the probability that the entrant's skill is truly above the next one's.</p>"

@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from harness.leaderboard import COLUMNS, Board, game_title, pct, rules_text
+from harness.leaderboard import COLUMNS, Board, columns, game_title, pct, rules_text
 from harness.rating import FAILURE_COLUMNS, Row, Standings
 
 STYLE = {"entrant": "bold", "conservative": "bold"}  # column styles
@@ -30,10 +30,11 @@ def standings_table(board: Board) -> Table:
               caption=f"game: {game_title(board)} · {rules_text(board)} · {s.matches} matches · sorted by μ − 3σ · "
                       "P↓ = P(truly above the next)",
               caption_style="dim")
-    for c in COLUMNS:
+    cols = columns(board)
+    for c in cols:
         t.add_column(c.head, justify=c.justify, style=STYLE.get(c.key))
     for r in s.rows:
-        t.add_row(*(_cell(c.key, c.text(board, r)) for c in COLUMNS))
+        t.add_row(*(_cell(c.key, c.text(board, r)) for c in cols))
     return t
 
 
@@ -43,20 +44,20 @@ def league_table(lb: Any) -> Table:
     rows = tuple(_row(r) for r in lb.rows)
     meta = {k: getattr(lb, k) for k in ("game", "game_title", "rule_changes") if hasattr(lb, k)}  # newer services
     board = Board(lb.title, Standings(rows, {}, {}, lb.matches), meta, provisional=frozenset())  # marked below
-    columns = [c for c in COLUMNS if c.key not in LEAGUE_HIDDEN]
+    league_cols = [c for c in COLUMNS if c.key not in LEAGUE_HIDDEN]
     game = f"game: {game_title(board)} · {rules_text(board)} · " if meta else ""
     t = Table(title=lb.title, box=box.SIMPLE_HEAVY, title_style="bold", header_style="bold cyan",
               caption=f"{game}{lb.rounds} rounds · {lb.matches} matches · sorted by μ − 3σ · "
                       f"provisional: fewer than {lb.provisional_below} matches · {lb.updated}",
               caption_style="dim")
-    for c in columns:
+    for c in league_cols:
         t.add_column(c.head, justify=c.justify)
     t.add_column("")
     for pb, r in zip(lb.rows, rows):
         marks = [m for m, on in (("provisional", pb.provisional), ("retired", pb.retired), ("operator", pb.operator),
                                  ("online", pb.connected and not pb.operator)) if on]
         cells = [Text(c.text(board, r), style="dim" if pb.provisional else "bold") if c.key == "entrant"
-                 else _cell(c.key, c.text(board, r)) for c in columns]
+                 else _cell(c.key, c.text(board, r)) for c in league_cols]
         t.add_row(*cells, Text(" ".join(marks), style="dim"))
     return t
 

@@ -27,7 +27,7 @@ import random
 from harness.games.sixtysix.cards import (
     CARD_INDEX, CARD_STR, CLASSIC, JACK, NINE, POINTS, SCHNAPSEN, SUIT_MASK, SUIT_OF, SUITS, Pack, beats, mask_of,
 )
-from harness.games.sixtysix.engine import State
+from harness.games.sixtysix.engine import Point, State
 from harness.games.sixtysix.observe import Observation, observe
 from harness.games.sixtysix.options import Rules
 
@@ -235,7 +235,7 @@ class Determinizer:
             score=obs.game_score, hands=hands, drawn=drawn, bottom=self.bottom, trump=self.trump,
             closed_by=-1 if obs.closed_by is None else obs.closed_by, close_info=self.close_info,
             tricks=obs.tricks, card_points=self.card_points, marriages=obs.marriages, bonus_to=self.bonus_to,
-            point=obs.point, to_act=self.to_act, leader=obs.leader,
+            point=Point(obs.point), to_act=self.to_act, leader=obs.leader,
             lead=CARD_INDEX[obs.trick[0]] if obs.trick else -1, married=self.married, turn=self.turn,
             history=obs.history, outcome=None,
         )

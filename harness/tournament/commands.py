@@ -30,7 +30,7 @@ from harness.games import registry
 from harness.tournament import config as config_mod
 from harness.tournament import publish, runner
 from harness.tournament.config import ConfigError, TournamentConfig
-from harness.tournament.schedule import Pairing, total
+from harness.tournament.schedule import Pairing
 from harness.tournament.store import Store, StoreError, Tournament
 
 DEMO_CONFIG = Path(__file__).with_name("demo.toml")
@@ -53,7 +53,8 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     """The tournament config from CONFIG or --bot flags, with --db/--out/--concurrency applied."""
     flag_only = {"--name": args.name, "--rounds": args.rounds, "--seed": args.seed,
                  "--move-time": args.move_time, "--time-bank": args.time_bank, "--rule": args.rule,
-                 "--limit": getattr(args, "limit", None), "--game": getattr(args, "game", None)}
+                 "--limit": getattr(args, "limit", None), "--game": getattr(args, "game", None),
+                 "--partners": getattr(args, "partners", None)}
     if args.config and args.bot:
         raise ConfigError("give either a CONFIG file or --bot entrants, not both")
     if args.config:
@@ -66,12 +67,13 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
             name=cfg.name, entrants=cfg.entrants, rounds=cfg.rounds, seed=cfg.seed,
             concurrency=overrides["concurrency"] or cfg.concurrency, move_s=cfg.move_s, bank_s=cfg.bank_s,
             rules=registry.get(cfg.game).rules_map(cfg.rules), limits=cfg.limits, db=args.db or cfg.db,
-            out=args.out or cfg.out, game=cfg.game,
+            out=args.out or cfg.out, game=cfg.game, partners=cfg.partners or None,
         ) if any(v is not None for v in overrides.values()) else cfg
     if not args.bot:
         raise ConfigError("no entrants: give a CONFIG file or --bot NAME=COMMAND (at least two)")
     return config_mod.from_flags(
-        args.bot, name=args.name or "tournament", game=getattr(args, "game", None) or "sixtysix", rounds=1 if args.rounds is None else args.rounds,
+        args.bot, name=args.name or "tournament", game=getattr(args, "game", None) or "sixtysix",
+        partners=getattr(args, "partners", None), rounds=1 if args.rounds is None else args.rounds,
         seed=args.seed or 0, concurrency=args.concurrency,
         move_s=1.0 if args.move_time is None else args.move_time,
         bank_s=10.0 if args.time_bank is None else args.time_bank,
@@ -86,7 +88,7 @@ def resume_command(args: argparse.Namespace) -> str:
         words.append(args.config)
     for b in args.bot or []:
         words += ["--bot", b]
-    for flag in ("name", "game", "rounds", "seed", "move_time", "time_bank", "concurrency", "db", "out"):
+    for flag in ("name", "game", "partners", "rounds", "seed", "move_time", "time_bank", "concurrency", "db", "out"):
         value = getattr(args, flag, None)
         if value is not None:
             words += [f"--{flag.replace('_', '-')}", str(value)]
@@ -179,7 +181,7 @@ class _View:
 async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament | None, console: Console,
                       resume: str) -> int:
     if existing is not None:
-        voided = runner.void_half_pairs(store, existing)
+        voided = runner.void_half_pairs(store, existing, cfg)
         if voided:
             console.print(f"[yellow]replaying {voided} match(es) of duplicate pairs cut in half by the stop[/]")
         if not runner.pending(cfg, store.done(existing.id)):
@@ -188,7 +190,7 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
     bots = runner.Bots(cfg.entrants, limits=cfg.limits)
     try:
         entrants = await bots.start(cfg.game)
-        t = existing or store.create(cfg.name, cfg.identity(), total(len(cfg.entrants), cfg.rounds),
+        t = existing or store.create(cfg.name, cfg.identity(), len(runner.schedule(cfg)),
                                      [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
         view = _View(store, t, len(store.done(t.id)))
         stop = asyncio.Event()

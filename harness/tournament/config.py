@@ -3,7 +3,9 @@
 A config file looks like::
 
     name = "demo"            # optional; default: the file's stem
-    game = "sixtysix"        # optional; any registered game: sixtysix, schnapsen
+    game = "sixtysix"        # optional; any registered game: sixtysix, schnapsen, three_handed, ...
+    partners = "self"        # partnership games only: "self" (an entrant plays both seats of a team)
+                             # or "rotate" (individuals; everyone partners everyone at each table)
     rounds = 2               # duplicate round robins
     seed = 66
     concurrency = 2          # matches at once; default: number of cores
@@ -51,7 +53,7 @@ from typing import Any
 from harness.arena.limits import Limits
 from harness.games import registry
 
-TOP_KEYS = {"name", "game", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "limits", "entrant"}
+TOP_KEYS = {"name", "game", "partners", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "limits", "entrant"}
 TIME_KEYS = {"move", "bank"}
 ENTRANT_KEYS = {"name", "command"}
 # limit name -> (type, lowest allowed value other than 0/false for "off", highest)
@@ -110,6 +112,12 @@ class TournamentConfig:
     db: Path = Path("results/arena.db")
     out: Path = Path("results")
     game: str = "sixtysix"
+    partners: str = ""  # "self" or "rotate" for a partnership game, else ""
+
+    @property
+    def seats(self) -> int:
+        """Seats at one table of this game and rules."""
+        return registry.get(self.game).players(self.rules)
 
     @property
     def names(self) -> list[str]:
@@ -120,6 +128,7 @@ class TournamentConfig:
         return {
             "name": self.name,
             "game": self.game,
+            **({"partners": self.partners} if self.partners else {}),
             "entrants": [[e.name, e.label] for e in self.entrants],
             "rounds": self.rounds,
             "seed": self.seed,
@@ -180,6 +189,7 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
     return build(
         name=data.get("name", default_name),
         game=data.get("game", "sixtysix"),
+        partners=data.get("partners"),
         entrants=specs,
         rounds=data.get("rounds", 1),
         seed=data.get("seed", 0),
@@ -197,6 +207,7 @@ def from_flags(
     bots: Sequence[str], *, name: str = "tournament", game: str = "sixtysix", rounds: int = 1, seed: int = 0,
     concurrency: int | None = None, move_s: float = 1.0, bank_s: float = 10.0,
     rules: Sequence[str] = (), limits: Sequence[str] = (), db: str | None = None, out: str | None = None,
+    partners: str | None = None,
 ) -> TournamentConfig:
     """A config from ``--bot NAME=COMMAND`` flags, ``--limit NAME=VALUE`` flags and the other options."""
     specs = []
@@ -217,7 +228,7 @@ def from_flags(
         if not sep:
             raise ConfigError(f"--limit '{show(item)}' is not written NAME=VALUE")
         given[key.strip()] = value.strip()
-    return build(name=name, game=game, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
+    return build(name=name, game=game, partners=partners, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
                  move_s=move_s, bank_s=bank_s, rules=parsed, limits=given, db=db, out=out)
 
 
@@ -243,6 +254,7 @@ def entrant(name: str, command: Any) -> EntrantSpec:
 def build(
     *, name: Any, entrants: Sequence[EntrantSpec], rounds: Any, seed: Any, concurrency: Any,
     move_s: Any, bank_s: Any, rules: Mapping[str, Any], db: Any, out: Any, game: Any = "sixtysix",
+    partners: Any = None,
     limits: Limits | Mapping[str, Any] | None = None,
 ) -> TournamentConfig:
     """Check every value and make the config."""
@@ -263,13 +275,26 @@ def build(
     move_s = _seconds("time.move", move_s, positive=True)
     bank_s = _seconds("time.bank", bank_s, positive=False)
     parsed_rules = rules_of(rules, game)
+    g = registry.get(game)
+    teams = g.teams(parsed_rules)
+    team_game = len(set(teams)) < len(teams)
+    if partners is not None and not team_game:
+        raise ConfigError(f"'partners' is for partnership games; {game} has none")
+    if team_game:
+        partners = "self" if partners is None else partners
+        if partners not in ("self", "rotate"):
+            raise ConfigError(f"bad value '{show(partners)}' for 'partners' (expected self or rotate)")
+    seats = g.players(parsed_rules)
+    needed = seats // 2 if partners == "self" else seats
+    if len(entrants) < needed:
+        raise ConfigError(f"a tournament of {game} needs at least {needed} entrants (got {len(entrants)})")
     if not isinstance(limits, Limits):
         limits = limits_of(limits or {})
     out_dir = _path("out", out) or Path("results")
     return TournamentConfig(
         name=name, entrants=tuple(entrants), rounds=rounds, seed=seed, concurrency=concurrency,
         move_s=move_s, bank_s=bank_s, rules=parsed_rules, limits=limits,
-        db=_path("db", db) or out_dir / "arena.db", out=out_dir, game=game,
+        db=_path("db", db) or out_dir / "arena.db", out=out_dir, game=game, partners=partners or "",
     )
 
 

@@ -19,7 +19,7 @@ from harness.arena.limits import Limits
 from harness.arena.process import argv_of
 from harness.arena.result import Cause, Clock, Fault, MatchResult
 from harness.tournament.config import EntrantSpec, TournamentConfig
-from harness.tournament.schedule import Pairing, round_robin
+from harness.tournament.schedule import Pairing, legs_of, tables
 from harness.tournament.store import Store, Tournament
 
 
@@ -98,9 +98,15 @@ class Bots:
             await self.arena.stop()
 
 
+def schedule(cfg: TournamentConfig) -> list[Pairing]:
+    """Every match of the tournament in schedule order: duplicate pairs for two seats, tables in all
+    their seat rotations for more (:func:`harness.tournament.schedule.tables`)."""
+    return list(tables(cfg.names, cfg.seats, cfg.rounds, cfg.seed, cfg.partners))
+
+
 def pending(cfg: TournamentConfig, done: set[str]) -> list[Pairing]:
     """The scheduled matches not yet recorded, in schedule order."""
-    return [p for p in round_robin(cfg.names, cfg.rounds, cfg.seed) if p.match_id not in done]
+    return [p for p in schedule(cfg) if p.match_id not in done]
 
 
 def clock_of(cfg: TournamentConfig) -> Clock:
@@ -179,9 +185,10 @@ async def run(
     return RunReport(played=played, pending=left, interrupted=left > 0)
 
 
-def void_half_pairs(store: Store, tournament: Tournament) -> int:
-    """Set aside duplicate pairs cut in half by a stop (rows and record files); returns how many matches."""
-    moved = store.void_half_pairs(tournament.id)
+def void_half_pairs(store: Store, tournament: Tournament, cfg: TournamentConfig | None = None) -> int:
+    """Set aside duplicate pairs and tables cut short by a stop (rows and record files); returns how many
+    matches."""
+    moved = store.void_half_pairs(tournament.id, legs_of(schedule(cfg)) if cfg is not None else None)
     for d in moved:
         if d.get("record"):
             target = set_aside(Path(d["record"]), "voided")

@@ -11,6 +11,9 @@ cards each *player index* receives, whoever deals (:func:`harness.games.sixtysix
 So in leg ``b`` each entrant holds, deal by deal, the cards the other held in leg ``a``, even when
 the legs' dealer order diverges (under ``dealer_rotation=winner`` the winner deals next).
 
+Games for more seats play *tables* (:func:`tables`): every table is played in each of its seat
+rotations (its legs) on the same seed, so no seat and no deal favours anyone.
+
 >>> [p.match_id for p in round_robin(["A", "B", "C"], rounds=1, seed=1)][:4]
 ['001-01-01-a', '001-01-01-b', '001-02-01-a', '001-02-01-b']
 >>> total(3, rounds=2)
@@ -20,8 +23,15 @@ the legs' dealer order diverges (under ``dealer_rotation=winner`` the winner dea
 from __future__ import annotations
 
 import hashlib
+import itertools
+import math
+import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+
+LEGS = "abcdefghijklmnopqrstuvwxyz"
+ALL_SUBSETS_UP_TO = 40  # tables per round: every k-subset of the field when there are at most this many
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,18 +42,18 @@ class Pairing:
     round: int  # 1-based round robin
     slot: int  # 1-based circle-method round inside the round robin
     table: int  # 1-based pairing inside the slot
-    leg: int  # 0 (a) or 1 (b): the second leg swaps the players, same seed
+    leg: int  # 0 (a), 1 (b), ...: the legs of one table rotate the seats on the same seed
     seed: int
-    players: tuple[str, str]
+    players: tuple[str, ...]
 
     @property
     def match_id(self) -> str:
         """Sortable id, ``round-slot-table-leg``; string order is schedule order."""
-        return f"{self.round:03d}-{self.slot:02d}-{self.table:02d}-{'ab'[self.leg]}"
+        return f"{self.round:03d}-{self.slot:02d}-{self.table:02d}-{LEGS[self.leg]}"
 
     @property
     def pair_id(self) -> str:
-        """The duplicate pair this match belongs to (its id without the leg)."""
+        """The unit this match belongs to: its duplicate pair or table (its id without the leg)."""
         return self.match_id[:-2]
 
 
@@ -94,3 +104,157 @@ def round_robin(names: Sequence[str], rounds: int, seed: int) -> Iterator[Pairin
 def total(entrants: int, rounds: int) -> int:
     """How many matches :func:`round_robin` schedules."""
     return rounds * entrants * (entrants - 1)
+
+
+def groups(names: Sequence[str], k: int, seed: int) -> list[tuple[str, ...]]:
+    """The tables of one round: every ``k``-subset of the field when there are at most
+    :data:`ALL_SUBSETS_UP_TO` of them, else a balanced set in which every entrant plays and the
+    number of meetings of any two entrants differs by at most one (greedy, seeded).
+
+    >>> groups(["A", "B", "C", "D"], 3, 1)
+    [('A', 'B', 'C'), ('A', 'B', 'D'), ('A', 'C', 'D'), ('B', 'C', 'D')]
+    """
+    n = len(names)
+    if not 2 <= k <= n:
+        raise ValueError(f"tables of {k} need at least {k} entrants (got {n})")
+    if math.comb(n, k) <= ALL_SUBSETS_UP_TO:
+        return list(itertools.combinations(names, k))
+    rng = random.Random(f"sixtysix-arena/{seed}/tables")
+    base = max(math.ceil(1.5 * math.comb(n, 2) / math.comb(k, 2)), math.ceil(n / k))  # meetings of 1 or 2
+    for count in range(base, base + 4 * n):  # more tables give the search more room
+        order = list(names)
+        rng.shuffle(order)
+        seats = [order[i % n] for i in range(count * k)]
+        out = [seats[i * k:(i + 1) * k] for i in range(count)]
+        for t in out:  # a table may not hold an entrant twice: swap duplicates away
+            _dedupe(t, out)
+        if all(len(set(t)) == k for t in out) and _balance(out, names, rng) <= 1:
+            return [tuple(sorted(t, key=names.index)) for t in out]
+    raise ValueError(f"no balanced schedule of tables of {k} for {n} entrants")  # pragma: no cover
+
+
+def _dedupe(table: list[str], out: list[list[str]]) -> None:
+    for i, e in enumerate(table):
+        if table.count(e) > 1:
+            for other in out:
+                for j, f in enumerate(other):
+                    if f not in table and e not in other:
+                        table[i], other[j] = f, e
+                        break
+                else:
+                    continue
+                break
+
+
+def _balance(out: list[list[str]], names: Sequence[str], rng: random.Random) -> int:
+    """Swap entrants between tables (seat counts stay fixed) while the spread of pair meetings
+    shrinks, until every two entrants meet within one of each other's counts; returns the spread."""
+    met: Counter[tuple[str, str]] = Counter()
+    for t in out:
+        met.update(_pair(a, b) for a, b in itertools.combinations(t, 2))
+    all_pairs = [_pair(a, b) for a, b in itertools.combinations(names, 2)]
+
+    def spread() -> int:
+        c = [met[p] for p in all_pairs]
+        return max(c) - min(c)
+
+    def cost(x: str, table: list[str], skip: str) -> int:
+        return sum(met[_pair(x, y)] ** 2 for y in table if y != skip and y != x)
+
+    for _ in range(max(6000, 400 * len(out) * len(out[0]))):
+        if spread() <= 1:
+            break
+        t1, t2 = rng.sample(range(len(out)), 2)
+        a, b = out[t1], out[t2]
+        i, j = rng.randrange(len(a)), rng.randrange(len(b))
+        x, y = a[i], b[j]
+        if x == y or y in a or x in b:
+            continue
+        before = cost(x, a, x) + cost(y, b, y)
+        for z in a:
+            if z != x:
+                met[_pair(x, z)] -= 1
+                met[_pair(y, z)] += 1
+        for z in b:
+            if z != y:
+                met[_pair(y, z)] -= 1
+                met[_pair(x, z)] += 1
+        a[i], b[j] = y, x
+        after = cost(y, a, y) + cost(x, b, x)
+        if after > before or (after == before and rng.random() < 0.5):
+            for z in a:  # undo
+                if z != y:
+                    met[_pair(y, z)] -= 1
+                    met[_pair(x, z)] += 1
+            for z in b:
+                if z != x:
+                    met[_pair(x, z)] -= 1
+                    met[_pair(y, z)] += 1
+            a[i], b[j] = x, y
+    return spread()
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+def rotations(table: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every cyclic seating of a table: each entrant sits in each seat once.
+
+    >>> rotations(["A", "B", "C"])
+    [('A', 'B', 'C'), ('B', 'C', 'A'), ('C', 'A', 'B')]
+    """
+    return [tuple(table[i:]) + tuple(table[:i]) for i in range(len(table))]
+
+
+def partnerships(table: Sequence[str]) -> list[tuple[str, ...]]:
+    """The seatings of four entrants in which each partners each other once, in both team
+    orientations (seats 0 and 2 are partners, 1 and 3; 4H-1).
+
+    >>> partnerships("ABCD")[:2]
+    [('A', 'B', 'C', 'D'), ('B', 'A', 'D', 'C')]
+    """
+    a, b, c, d = table
+    out: list[tuple[str, ...]] = []
+    for x, y, z, w in ((a, b, c, d), (a, c, b, d), (a, b, d, c)):  # partners x&z, y&w
+        out += [(x, y, z, w), (y, x, w, z)]
+    return out
+
+
+def tables(names: Sequence[str], seats: int, rounds: int, seed: int, partners: str = "") -> Iterator[Pairing]:
+    """Every match of ``rounds`` rounds of tables of ``seats`` seats, in schedule order.
+
+    Two seats: :func:`round_robin`. A partnership game (``partners``): ``self`` seats each
+    entrant twice, as a team (entrants meet as teams in a duplicate round robin); ``rotate`` seats
+    four entrants per table in every partnership and both orientations. Otherwise each table is
+    played in all its :func:`rotations`. Every table of a round uses the round's seed; a table's
+    legs are one unit (``pair_id``), never split between a finished and a lost half.
+
+    >>> [p.players for p in tables(["A", "B"], 4, 1, 1, partners="self")]
+    [('A', 'B', 'A', 'B'), ('B', 'A', 'B', 'A')]
+    >>> len(list(tables(["A", "B", "C", "D"], 3, 1, 1)))
+    12
+    """
+    if len(set(names)) != len(names):
+        raise ValueError("entrant names must be distinct")
+    if partners == "self":
+        for p in round_robin(names, rounds, seed):
+            yield Pairing(p.seq, p.round, p.slot, p.table, p.leg, p.seed, p.players * (seats // 2))
+        return
+    if seats == 2 and not partners:
+        yield from round_robin(names, rounds, seed)
+        return
+    seq = 0
+    for r in range(1, rounds + 1):
+        s = round_seed(seed, r)
+        for table_no, group in enumerate(groups(names, seats, s), 1):
+            legs = partnerships(group) if partners == "rotate" else rotations(group)
+            slot, table = divmod(table_no - 1, 99)  # ids stay sortable past 99 tables
+            for leg, seating in enumerate(legs):
+                yield Pairing(seq, r, slot + 1, table + 1, leg, s, seating)
+                seq += 1
+
+
+def legs_of(pairings: Sequence[Pairing]) -> dict[str, int]:
+    """How many legs each unit (``pair_id``) of a schedule has."""
+    return dict(Counter(p.pair_id for p in pairings))

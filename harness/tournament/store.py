@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -320,15 +320,17 @@ class Store:
                 self.db.execute("UPDATE entrants SET restarts=? WHERE tournament_id=? AND name=?", (n, tid, name))
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
-    def void_half_pairs(self, tid: int) -> list[dict[str, Any]]:
-        """Move the matches of duplicate pairs with only one leg recorded (and their seats) to ``voided``.
+    def void_half_pairs(self, tid: int, legs: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
+        """Move the matches of units (duplicate pairs, tables) with some but not all legs recorded (and
+        their seats) to ``voided``; ``legs`` gives each unit's legs (default: 2, duplicate pairs).
 
         Returns the moved rows (as :meth:`matches` gives them); the caller renames their record
         files out of the way.
         """
         with self.tx():
             half = {r[0] for r in self.db.execute(
-                "SELECT pair_id FROM matches WHERE tournament_id=? GROUP BY pair_id HAVING COUNT(*) = 1", (tid,))}
+                "SELECT pair_id, COUNT(*) FROM matches WHERE tournament_id=? GROUP BY pair_id", (tid,))
+                if r[1] < (legs or {}).get(r[0], 2)}
             moved = []
             for d in self.matches(tid):
                 if d["pair_id"] not in half:

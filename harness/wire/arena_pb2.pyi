@@ -72,6 +72,15 @@ class TalonState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TALON_STATE_OPEN: _ClassVar[TalonState]
     TALON_STATE_CLOSED: _ClassVar[TalonState]
     TALON_STATE_EXHAUSTED: _ClassVar[TalonState]
+
+class ThreeHandedPoint(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    THREE_HANDED_POINT_UNSPECIFIED: _ClassVar[ThreeHandedPoint]
+    THREE_HANDED_POINT_TRUMP: _ClassVar[ThreeHandedPoint]
+    THREE_HANDED_POINT_LEAD: _ClassVar[ThreeHandedPoint]
+    THREE_HANDED_POINT_FOLLOW: _ClassVar[ThreeHandedPoint]
+    THREE_HANDED_POINT_END: _ClassVar[ThreeHandedPoint]
+    THREE_HANDED_POINT_OVER: _ClassVar[ThreeHandedPoint]
 TERMINATION_UNSPECIFIED: Termination
 TERMINATION_NORMAL: Termination
 TERMINATION_TIMEOUT: Termination
@@ -120,6 +129,12 @@ TALON_STATE_UNSPECIFIED: TalonState
 TALON_STATE_OPEN: TalonState
 TALON_STATE_CLOSED: TalonState
 TALON_STATE_EXHAUSTED: TalonState
+THREE_HANDED_POINT_UNSPECIFIED: ThreeHandedPoint
+THREE_HANDED_POINT_TRUMP: ThreeHandedPoint
+THREE_HANDED_POINT_LEAD: ThreeHandedPoint
+THREE_HANDED_POINT_FOLLOW: ThreeHandedPoint
+THREE_HANDED_POINT_END: ThreeHandedPoint
+THREE_HANDED_POINT_OVER: ThreeHandedPoint
 
 class BotMessage(_message.Message):
     __slots__ = ("hello", "reply")
@@ -188,7 +203,7 @@ class Clock(_message.Message):
     def __init__(self, move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "match_id", "deal_no", "decision_no", "clock", "legal", "sixtysix", "schnapsen")
+    __slots__ = ("request_id", "match_id", "deal_no", "decision_no", "clock", "legal", "sixtysix", "schnapsen", "three_handed", "twenty_two", "four_handed")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_NO_FIELD_NUMBER: _ClassVar[int]
@@ -197,6 +212,9 @@ class DecisionRequest(_message.Message):
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     SIXTYSIX_FIELD_NUMBER: _ClassVar[int]
     SCHNAPSEN_FIELD_NUMBER: _ClassVar[int]
+    THREE_HANDED_FIELD_NUMBER: _ClassVar[int]
+    TWENTY_TWO_FIELD_NUMBER: _ClassVar[int]
+    FOUR_HANDED_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     match_id: str
     deal_no: int
@@ -205,7 +223,10 @@ class DecisionRequest(_message.Message):
     legal: _containers.RepeatedCompositeFieldContainer[Action]
     sixtysix: SixtySixObservation
     schnapsen: SixtySixObservation
-    def __init__(self, request_id: _Optional[int] = ..., match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., decision_no: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., sixtysix: _Optional[_Union[SixtySixObservation, _Mapping]] = ..., schnapsen: _Optional[_Union[SixtySixObservation, _Mapping]] = ...) -> None: ...
+    three_handed: ThreeHandedObservation
+    twenty_two: TwentyTwoObservation
+    four_handed: FourHandedObservation
+    def __init__(self, request_id: _Optional[int] = ..., match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., decision_no: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., sixtysix: _Optional[_Union[SixtySixObservation, _Mapping]] = ..., schnapsen: _Optional[_Union[SixtySixObservation, _Mapping]] = ..., three_handed: _Optional[_Union[ThreeHandedObservation, _Mapping]] = ..., twenty_two: _Optional[_Union[TwentyTwoObservation, _Mapping]] = ..., four_handed: _Optional[_Union[FourHandedObservation, _Mapping]] = ...) -> None: ...
 
 class Reply(_message.Message):
     __slots__ = ("request_id", "action")
@@ -257,7 +278,7 @@ class DealStart(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., dealer: _Optional[int] = ..., seat: _Optional[int] = ..., game_score: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DealEnd(_message.Message):
-    __slots__ = ("match_id", "deal_no", "deck", "game_score", "points", "sixtysix", "schnapsen")
+    __slots__ = ("match_id", "deal_no", "deck", "game_score", "points", "sixtysix", "schnapsen", "three_handed", "twenty_two", "four_handed")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_NO_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
@@ -265,6 +286,9 @@ class DealEnd(_message.Message):
     POINTS_FIELD_NUMBER: _ClassVar[int]
     SIXTYSIX_FIELD_NUMBER: _ClassVar[int]
     SCHNAPSEN_FIELD_NUMBER: _ClassVar[int]
+    THREE_HANDED_FIELD_NUMBER: _ClassVar[int]
+    TWENTY_TWO_FIELD_NUMBER: _ClassVar[int]
+    FOUR_HANDED_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     deal_no: int
     deck: _containers.RepeatedCompositeFieldContainer[Card]
@@ -272,7 +296,10 @@ class DealEnd(_message.Message):
     points: _containers.RepeatedScalarFieldContainer[int]
     sixtysix: SixtySixDealDetail
     schnapsen: SixtySixDealDetail
-    def __init__(self, match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., deck: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., game_score: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., sixtysix: _Optional[_Union[SixtySixDealDetail, _Mapping]] = ..., schnapsen: _Optional[_Union[SixtySixDealDetail, _Mapping]] = ...) -> None: ...
+    three_handed: ThreeHandedDealDetail
+    twenty_two: TwentyTwoDealDetail
+    four_handed: FourHandedDealDetail
+    def __init__(self, match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., deck: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., game_score: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., sixtysix: _Optional[_Union[SixtySixDealDetail, _Mapping]] = ..., schnapsen: _Optional[_Union[SixtySixDealDetail, _Mapping]] = ..., three_handed: _Optional[_Union[ThreeHandedDealDetail, _Mapping]] = ..., twenty_two: _Optional[_Union[TwentyTwoDealDetail, _Mapping]] = ..., four_handed: _Optional[_Union[FourHandedDealDetail, _Mapping]] = ...) -> None: ...
 
 class SixtySixDealDetail(_message.Message):
     __slots__ = ("tie", "winner", "game_points", "row", "reason")
@@ -377,3 +404,177 @@ class SixtySixObservation(_message.Message):
     last_drawn: Card
     game_score: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, seat: _Optional[int] = ..., to_act: _Optional[int] = ..., point: _Optional[_Union[Point, str]] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., trump_suit: _Optional[_Union[Suit, str]] = ..., trump_card: _Optional[_Union[Card, _Mapping]] = ..., talon_size: _Optional[int] = ..., talon_state: _Optional[_Union[TalonState, str]] = ..., closed: _Optional[bool] = ..., closed_by: _Optional[int] = ..., leader: _Optional[int] = ..., trick: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., trick_winners: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., marriages: _Optional[_Iterable[int]] = ..., opponent_known: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., last_drawn: _Optional[_Union[Card, _Mapping]] = ..., game_score: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class FourHandedObservation(_message.Message):
+    __slots__ = ("seat", "to_act", "point", "hand", "trump_suit", "trump_card", "leader", "trick", "history", "points", "tricks", "game_score", "team")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    POINT_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_SUIT_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_CARD_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    TRICK_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_FIELD_NUMBER: _ClassVar[int]
+    GAME_SCORE_FIELD_NUMBER: _ClassVar[int]
+    TEAM_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    to_act: int
+    point: Point
+    hand: _containers.RepeatedCompositeFieldContainer[Card]
+    trump_suit: Suit
+    trump_card: Card
+    leader: int
+    trick: _containers.RepeatedCompositeFieldContainer[Event]
+    history: _containers.RepeatedCompositeFieldContainer[Event]
+    points: _containers.RepeatedScalarFieldContainer[int]
+    tricks: _containers.RepeatedScalarFieldContainer[int]
+    game_score: _containers.RepeatedScalarFieldContainer[int]
+    team: int
+    def __init__(self, seat: _Optional[int] = ..., to_act: _Optional[int] = ..., point: _Optional[_Union[Point, str]] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., trump_suit: _Optional[_Union[Suit, str]] = ..., trump_card: _Optional[_Union[Card, _Mapping]] = ..., leader: _Optional[int] = ..., trick: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., points: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[int]] = ..., game_score: _Optional[_Iterable[int]] = ..., team: _Optional[int] = ...) -> None: ...
+
+class FourHandedDealDetail(_message.Message):
+    __slots__ = ("tie", "winner", "game_points", "carried", "points", "tricks", "reason")
+    TIE_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    GAME_POINTS_FIELD_NUMBER: _ClassVar[int]
+    CARRIED_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    tie: bool
+    winner: int
+    game_points: int
+    carried: int
+    points: _containers.RepeatedScalarFieldContainer[int]
+    tricks: _containers.RepeatedScalarFieldContainer[int]
+    reason: str
+    def __init__(self, tie: _Optional[bool] = ..., winner: _Optional[int] = ..., game_points: _Optional[int] = ..., carried: _Optional[int] = ..., points: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ThreeHandedObservation(_message.Message):
+    __slots__ = ("seat", "to_act", "point", "hand", "trump", "trump_card", "leader", "trick", "history", "points", "tricks", "marriages", "game_score")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    POINT_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_CARD_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    TRICK_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_FIELD_NUMBER: _ClassVar[int]
+    MARRIAGES_FIELD_NUMBER: _ClassVar[int]
+    GAME_SCORE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    to_act: int
+    point: ThreeHandedPoint
+    hand: _containers.RepeatedCompositeFieldContainer[Card]
+    trump: Suit
+    trump_card: Card
+    leader: int
+    trick: _containers.RepeatedCompositeFieldContainer[Event]
+    history: _containers.RepeatedCompositeFieldContainer[Event]
+    points: _containers.RepeatedScalarFieldContainer[int]
+    tricks: _containers.RepeatedScalarFieldContainer[int]
+    marriages: _containers.RepeatedScalarFieldContainer[int]
+    game_score: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., to_act: _Optional[int] = ..., point: _Optional[_Union[ThreeHandedPoint, str]] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., trump: _Optional[_Union[Suit, str]] = ..., trump_card: _Optional[_Union[Card, _Mapping]] = ..., leader: _Optional[int] = ..., trick: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., points: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[int]] = ..., marriages: _Optional[_Iterable[int]] = ..., game_score: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ThreeHandedDealDetail(_message.Message):
+    __slots__ = ("claimed", "winner", "game_points", "trump", "reason")
+    CLAIMED_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    GAME_POINTS_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    claimed: bool
+    winner: int
+    game_points: int
+    trump: str
+    reason: str
+    def __init__(self, claimed: _Optional[bool] = ..., winner: _Optional[int] = ..., game_points: _Optional[int] = ..., trump: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class TwentyTwoObservation(_message.Message):
+    __slots__ = ("seat", "to_act", "point", "hand", "leader", "trick", "bar", "tricks", "stock", "hand_sizes", "discards", "seats", "totals", "kept", "eliminated")
+    class Point(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        POINT22_UNSPECIFIED: _ClassVar[TwentyTwoObservation.Point]
+        POINT22_EXCHANGE: _ClassVar[TwentyTwoObservation.Point]
+        POINT22_LEAD: _ClassVar[TwentyTwoObservation.Point]
+        POINT22_FOLLOW: _ClassVar[TwentyTwoObservation.Point]
+        POINT22_OVER: _ClassVar[TwentyTwoObservation.Point]
+    POINT22_UNSPECIFIED: TwentyTwoObservation.Point
+    POINT22_EXCHANGE: TwentyTwoObservation.Point
+    POINT22_LEAD: TwentyTwoObservation.Point
+    POINT22_FOLLOW: TwentyTwoObservation.Point
+    POINT22_OVER: TwentyTwoObservation.Point
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    POINT_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    TRICK_FIELD_NUMBER: _ClassVar[int]
+    BAR_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_FIELD_NUMBER: _ClassVar[int]
+    STOCK_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZES_FIELD_NUMBER: _ClassVar[int]
+    DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    TOTALS_FIELD_NUMBER: _ClassVar[int]
+    KEPT_FIELD_NUMBER: _ClassVar[int]
+    ELIMINATED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    to_act: int
+    point: TwentyTwoObservation.Point
+    hand: _containers.RepeatedCompositeFieldContainer[Card]
+    leader: int
+    trick: _containers.RepeatedCompositeFieldContainer[TwentyTwoPlay]
+    bar: _containers.RepeatedScalarFieldContainer[Rank]
+    tricks: _containers.RepeatedCompositeFieldContainer[TwentyTwoTrick]
+    stock: int
+    hand_sizes: _containers.RepeatedScalarFieldContainer[int]
+    discards: _containers.RepeatedScalarFieldContainer[int]
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    totals: _containers.RepeatedScalarFieldContainer[int]
+    kept: _containers.RepeatedCompositeFieldContainer[TwentyTwoCards]
+    eliminated: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., to_act: _Optional[int] = ..., point: _Optional[_Union[TwentyTwoObservation.Point, str]] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., leader: _Optional[int] = ..., trick: _Optional[_Iterable[_Union[TwentyTwoPlay, _Mapping]]] = ..., bar: _Optional[_Iterable[_Union[Rank, str]]] = ..., tricks: _Optional[_Iterable[_Union[TwentyTwoTrick, _Mapping]]] = ..., stock: _Optional[int] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., discards: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ..., totals: _Optional[_Iterable[int]] = ..., kept: _Optional[_Iterable[_Union[TwentyTwoCards, _Mapping]]] = ..., eliminated: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class TwentyTwoPlay(_message.Message):
+    __slots__ = ("seat", "cards")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    cards: _containers.RepeatedCompositeFieldContainer[Card]
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
+
+class TwentyTwoTrick(_message.Message):
+    __slots__ = ("leader", "plays", "winner")
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    PLAYS_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    leader: int
+    plays: _containers.RepeatedCompositeFieldContainer[TwentyTwoPlay]
+    winner: int
+    def __init__(self, leader: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[TwentyTwoPlay, _Mapping]]] = ..., winner: _Optional[int] = ...) -> None: ...
+
+class TwentyTwoCards(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[Card]
+    def __init__(self, cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
+
+class TwentyTwoDealDetail(_message.Message):
+    __slots__ = ("losers", "revealed", "penalty", "eliminated")
+    LOSERS_FIELD_NUMBER: _ClassVar[int]
+    REVEALED_FIELD_NUMBER: _ClassVar[int]
+    PENALTY_FIELD_NUMBER: _ClassVar[int]
+    ELIMINATED_FIELD_NUMBER: _ClassVar[int]
+    losers: _containers.RepeatedScalarFieldContainer[int]
+    revealed: _containers.RepeatedCompositeFieldContainer[Card]
+    penalty: int
+    eliminated: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, losers: _Optional[_Iterable[int]] = ..., revealed: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., penalty: _Optional[int] = ..., eliminated: _Optional[_Iterable[int]] = ...) -> None: ...

@@ -8,7 +8,7 @@ share one message (Schnapsen's fields are Sixty-Six's exactly), each in its own 
 >>> codec("chess")
 Traceback (most recent call last):
 ...
-ValueError: no wire codec for game 'chess' (games: sixtysix, schnapsen)
+ValueError: no wire codec for game 'chess' (games: sixtysix, schnapsen, three_handed, four_handed, twenty_two)
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from harness.games.sixtysix.observe import Observation
 from harness.games.sixtysix.options import Rules
 
 from . import arena_pb2 as pb
+from . import four_handed
+from . import twenty_two
+from . import three_handed
 from .convert import CASES, WireError, encode_request, request_from_pb
 
 
@@ -90,6 +93,9 @@ class SixtySixCodec:
 
 
 _CODECS: dict[str, Codec] = {"sixtysix": SixtySixCodec("sixtysix"), "schnapsen": SixtySixCodec("schnapsen")}
+_CODECS["three_handed"] = three_handed.CODEC
+_CODECS["four_handed"] = four_handed.CODEC
+_CODECS["twenty_two"] = twenty_two.CODEC
 
 
 def codec(game_id: str) -> Codec:

@@ -28,7 +28,8 @@ def match_start(match_id: str, game: str, player: int, players: Sequence[str], t
 def deal_start(match_id: str, deal: DealStart, player: int, scores: Sequence[int]) -> bytes:
     """The DealStart for ``player``: its deal seat, the dealer, who sits where, the scores before the deal."""
     return pb.ArenaMessage(deal_start=pb.DealStart(
-        match_id=match_id, deal_no=deal.deal_no, dealer=deal.dealer, seat=deal.seats.index(player),
+        match_id=match_id, deal_no=deal.deal_no, dealer=deal.dealer,
+        seat=deal.seats.index(player) if player in deal.seats else 0,  # Twenty-Two: an eliminated player has no seat
         game_score=scores, seats=deal.seats)).SerializeToString()
 
 

@@ -1,0 +1,166 @@
+"""The wire codec of four-handed partnership Sixty-Six: its ``FourHandedObservation`` in the request's
+``observation`` oneof (case ``four_handed``) and its ``FourHandedDealDetail`` in ``DealEnd.detail``.
+
+Requests are built as protobuf messages and serialized by protobuf itself (so the bytes are
+protobuf's by construction). Decoding checks every field and raises :class:`WireError` in one line.
+
+>>> from harness.games.four_handed import GAME
+>>> m = GAME.start(1, GAME.rules())
+>>> obs = GAME.observe(m, GAME.to_act(m))
+>>> req = pb.DecisionRequest.FromString(CODEC.encode_request("m", 1, 1, obs, obs.legal, 1000, 5000))
+>>> CODEC.decode_request(req, GAME.rules()) == obs
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+from harness.games import registry
+from harness.games.base import DealEnd
+from harness.games.four_handed.cards import CARD_INDEX, SUITS
+from harness.games.four_handed.observe import Observation
+from harness.games.four_handed.options import Rules
+
+from . import arena_pb2 as pb
+from .convert import WireError, action_from_pb, card_from_pb, fill_action, fill_card
+
+GAME_ID = "four_handed"
+_SUIT_PB: dict[str, pb.Suit] = dict(zip(SUITS, (pb.SUIT_CLUBS, pb.SUIT_DIAMONDS, pb.SUIT_HEARTS, pb.SUIT_SPADES)))
+_POINT_PB = {"L": pb.POINT_LEAD, "F": pb.POINT_FOLLOW, "over": pb.POINT_OVER}
+_POINT_TEXT = {v: k for k, v in _POINT_PB.items()}
+_FIELDS = frozenset(f.name for f in fields(Observation))
+
+
+def observation_to_pb(obs: Observation) -> pb.FourHandedObservation:
+    """Exactly the fields of ``obs`` (legal actions and rules travel elsewhere)."""
+    m = pb.FourHandedObservation(
+        seat=obs.seat, point=_POINT_PB[obs.point], trump_suit=_SUIT_PB[obs.trump_suit], leader=obs.leader,
+        points=obs.points, tricks=obs.tricks, game_score=obs.game_score, team=obs.team,
+    )
+    if obs.to_act is not None:
+        m.to_act = obs.to_act
+    for c in obs.hand:
+        fill_card(m.hand.add(), c)
+    if obs.trump_card is not None:
+        fill_card(m.trump_card, obs.trump_card)
+    for seat, c in obs.trick:
+        fill_action(m.trick.add(seat=seat).action, c)
+    for seat, c in obs.history:
+        fill_action(m.history.add(seat=seat).action, c)
+    return m
+
+
+def _seat(v: int) -> int:
+    if v > 3:
+        raise WireError(f"bad seat {v}")
+    return v
+
+
+def _card(msg: pb.Card) -> str:
+    c = card_from_pb(msg)
+    if c not in CARD_INDEX:
+        raise WireError(f"{c!r} is not a card of four-handed Sixty-Six")
+    return c
+
+
+def _play(e: pb.Event) -> tuple[int, str]:
+    a = action_from_pb(e.action)
+    if a not in CARD_INDEX:
+        raise WireError(f"{a!r} is not a card of four-handed Sixty-Six")
+    return _seat(e.seat), a
+
+
+def _pair(values: Sequence[int], name: str) -> tuple[int, int]:
+    if len(values) != 2:
+        raise WireError(f"{name} has {len(values)} values, expected 2")
+    return (values[0], values[1])
+
+
+def observation_from_pb(m: pb.FourHandedObservation, rules: Rules, legal: Sequence[str] = (),
+                        cls: Any = None, **extra: Any) -> Observation:
+    """The observation ``m`` encodes; ``cls`` (a subclass of the game's Observation) and ``extra``
+    (its fields, e.g. the clock) are used when they fit, else left out."""
+    try:
+        point = _POINT_TEXT[m.point]
+    except KeyError:
+        raise WireError(f"bad point {m.point}") from None
+    if not 1 <= m.trump_suit <= 4:
+        raise WireError(f"bad trump suit value {m.trump_suit}")
+    if m.team > 1:
+        raise WireError(f"bad team {m.team}")
+    make = cls if isinstance(cls, type) and issubclass(cls, Observation) else Observation
+    known = _FIELDS if make is Observation else frozenset(f.name for f in fields(make))
+    return make(
+        seat=_seat(m.seat),
+        to_act=_seat(m.to_act) if m.HasField("to_act") else None,
+        point=point,
+        hand=tuple(_card(c) for c in m.hand),
+        trump_suit=SUITS[m.trump_suit - 1],
+        trump_card=_card(m.trump_card) if m.HasField("trump_card") else None,
+        leader=_seat(m.leader),
+        trick=tuple(_play(e) for e in m.trick),
+        history=tuple(_play(e) for e in m.history),
+        points=_pair(m.points, "points"),
+        tricks=_pair(m.tricks, "tricks"),
+        game_score=_pair(m.game_score, "game_score"),
+        team=m.team,
+        legal=tuple(legal),
+        rules=rules,
+        **{k: v for k, v in extra.items() if k in known},
+    )
+
+
+class FourHandedCodec:
+    """The codec of ``four_handed`` (see :class:`harness.wire.codecs.Codec`)."""
+
+    game = GAME_ID
+    case = GAME_ID
+
+    def encode_request(self, match_id: str, deal_no: int, decision_no: int, obs: Observation, legal: Sequence[str],
+                       move_ms: int, bank_ms: int) -> bytes:
+        req = pb.DecisionRequest(match_id=match_id, deal_no=deal_no, decision_no=decision_no,
+                                 clock=pb.Clock(move_ms=move_ms, bank_ms=bank_ms))
+        for a in legal:
+            fill_action(req.legal.add(), a)
+        req.four_handed.CopyFrom(observation_to_pb(obs))
+        return req.SerializeToString()
+
+    def decode_request(self, req: pb.DecisionRequest, rules: Rules, cls: Any = None, **extra: Any) -> Observation:
+        which = req.WhichOneof("observation")
+        if which != GAME_ID:
+            raise WireError(f"the request carries no {GAME_ID} observation ({which})")
+        legal = []
+        for a in req.legal:
+            text = action_from_pb(a)
+            if text not in CARD_INDEX:
+                raise WireError(f"{text!r} is not a four-handed action")
+            legal.append(text)
+        return observation_from_pb(req.four_handed, rules, legal, cls, **extra)
+
+    def rules(self, values: Mapping[str, str]) -> Rules:
+        try:
+            rules: Rules = registry.get(GAME_ID).rules(dict(values))
+        except ValueError as e:
+            raise WireError(str(e)) from None
+        return rules
+
+    def fill_deal_end(self, msg: pb.DealEnd, end: DealEnd) -> None:
+        r = end.record
+        d = msg.four_handed
+        d.SetInParent()
+        d.tie = r["winner"] is None
+        d.winner = r["winner"] or 0
+        d.game_points = r["game_points"]
+        d.carried = r["carried"]
+        d.points.extend(r["points"])
+        d.tricks.extend(r["tricks"])
+        d.reason = r["reason"]
+
+    def __repr__(self) -> str:
+        return "FourHandedCodec()"
+
+
+CODEC = FourHandedCodec()

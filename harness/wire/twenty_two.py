@@ -1,0 +1,158 @@
+"""Twenty-Two's wire codec: the ``twenty_two`` case of the request's ``observation`` oneof
+(:class:`TwentyTwoObservation`) and of ``DealEnd.detail`` (RULES-SPEC 7.4, 7.5).
+
+Requests are built as protobuf messages and serialized by protobuf itself. Single cards travel as
+PLAY actions; ``7H+7S``, ``discard:7H`` and ``done`` as action text.
+
+>>> from harness.games.twenty_two import GAME
+>>> m = GAME.start(2, GAME.rules())
+>>> p = GAME.to_act(m)
+>>> obs = GAME.observe(m, p)
+>>> body = CODEC.encode_request("m", 1, 1, obs, GAME.legal(m), 1000, 5000)
+>>> CODEC.decode_request(pb.DecisionRequest.FromString(body), GAME.rules()) == obs
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.games.base import DealEnd
+from harness.games.twenty_two.observe import Observation
+from harness.games.twenty_two.options import Rules
+
+from . import arena_pb2 as pb
+from .convert import WireError, action_from_pb, card_from_pb, fill_action, fill_card
+
+CASE = "twenty_two"
+RANKS = "23456789TJQKA"
+_RANK_PB: dict[str, Any] = {r: pb.Rank.Value(f"RANK_{n}") for r, n in zip(RANKS, (
+    "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN", "KING", "ACE"))}
+_RANK_TEXT = {v: k for k, v in _RANK_PB.items()}
+_OBS = pb.TwentyTwoObservation
+_POINT_PB = {"X": _OBS.POINT22_EXCHANGE, "L": _OBS.POINT22_LEAD, "F": _OBS.POINT22_FOLLOW, "over": _OBS.POINT22_OVER}
+_POINT_TEXT = {v: k for k, v in _POINT_PB.items()}
+MAX_PLAYERS = 8
+
+
+def observation_to_pb(obs: Observation) -> pb.TwentyTwoObservation:
+    """Exactly the fields of ``obs`` (legal actions and rules travel elsewhere)."""
+    m = pb.TwentyTwoObservation(
+        point=_POINT_PB[obs.point], leader=obs.leader, bar=[_RANK_PB[r] for r in obs.bar], stock=obs.stock,
+        hand_sizes=obs.hand_sizes, discards=obs.discards, seats=obs.seats, totals=obs.totals,
+        eliminated=obs.eliminated,
+    )
+    if obs.seat is not None:
+        m.seat = obs.seat
+    if obs.to_act is not None:
+        m.to_act = obs.to_act
+    for c in obs.hand:
+        fill_card(m.hand.add(), c)
+    for seat, cards in obs.trick:
+        _fill_play(m.trick.add(), seat, cards)
+    for leader, plays, winner in obs.tricks:
+        t = m.tricks.add(leader=leader, winner=winner)
+        for seat, cards in plays:
+            _fill_play(t.plays.add(), seat, cards)
+    for kept in obs.kept:
+        k = m.kept.add()
+        for c in kept:
+            fill_card(k.cards.add(), c)
+    return m
+
+
+def _fill_play(msg: pb.TwentyTwoPlay, seat: int, cards: Sequence[str]) -> None:
+    msg.seat = seat
+    for c in cards:
+        fill_card(msg.cards.add(), c)
+
+
+def observation_from_pb(m: pb.TwentyTwoObservation, rules: Rules, legal: Sequence[str] = ()) -> Observation:
+    """The Observation encoded in ``m``; WireError names what does not decode."""
+    try:
+        point = _POINT_TEXT[m.point]
+        bar = tuple(_RANK_TEXT[r] for r in m.bar)
+    except KeyError:
+        raise WireError(f"bad point {m.point} or bar {list(m.bar)}") from None
+    players = len(m.totals)
+    if not 2 <= players <= MAX_PLAYERS or len(m.kept) != players:
+        raise WireError(f"totals for {players} players and kept cards for {len(m.kept)}")
+    n = len(m.seats)
+    seat = _index(m.seat, n, "seat") if m.HasField("seat") else None
+    return Observation(
+        seat=seat,
+        to_act=_index(m.to_act, n, "to_act") if m.HasField("to_act") else None,
+        point=point,
+        hand=tuple(card_from_pb(c) for c in m.hand),
+        leader=_index(m.leader, n, "leader") if n else m.leader,
+        trick=tuple(_play(p, n) for p in m.trick),
+        bar=bar,
+        tricks=tuple((_index(t.leader, n, "leader"), tuple(_play(p, n) for p in t.plays), _index(t.winner, n, "winner"))
+                     for t in m.tricks),
+        stock=m.stock,
+        hand_sizes=tuple(m.hand_sizes),
+        discards=tuple(m.discards),
+        seats=tuple(_index(p, players, "player") for p in m.seats),
+        totals=tuple(m.totals),
+        kept=tuple(tuple(card_from_pb(c) for c in k.cards) for k in m.kept),
+        eliminated=tuple(_index(p, players, "player") for p in m.eliminated),
+        legal=tuple(legal),
+        rules=rules,
+    )
+
+
+def _play(p: pb.TwentyTwoPlay, n: int) -> tuple[int, tuple[str, ...]]:
+    return _index(p.seat, n, "seat"), tuple(card_from_pb(c) for c in p.cards)
+
+
+def _index(v: int, n: int, name: str) -> int:
+    if v >= n:
+        raise WireError(f"bad {name} {v} (of {n})")
+    return v
+
+
+class TwentyTwoCodec:
+    """The ``twenty_two`` case of the observation and deal-detail oneofs."""
+
+    game = CASE
+
+    def encode_request(self, match_id: str, deal_no: int, decision_no: int, obs: Observation, legal: Sequence[str],
+                       move_ms: int, bank_ms: int) -> bytes:
+        req = pb.DecisionRequest(match_id=match_id, deal_no=deal_no, decision_no=decision_no,
+                                 clock=pb.Clock(move_ms=move_ms, bank_ms=bank_ms))
+        for a in legal:
+            fill_action(req.legal.add(), a)
+        req.twenty_two.CopyFrom(observation_to_pb(obs))
+        return req.SerializeToString()
+
+    def decode_request(self, req: pb.DecisionRequest, rules: Rules, cls: Any = None, **extra: Any) -> Observation:
+        """The request's Observation. ``cls`` (another game's SDK type) and ``extra`` (the clock) are
+        not part of it and are dropped."""
+        which = req.WhichOneof("observation")
+        if which != CASE:
+            raise WireError(f"the request carries no {CASE} observation ({which})")
+        legal = tuple(action_from_pb(a) for a in req.legal)
+        return observation_from_pb(req.twenty_two, rules, legal)
+
+    def rules(self, values: Mapping[str, str]) -> Rules:
+        try:
+            return Rules.from_mapping(dict(values))
+        except ValueError as e:
+            raise WireError(str(e)) from None
+
+    def fill_deal_end(self, msg: pb.DealEnd, end: DealEnd) -> None:
+        r = end.record
+        d = msg.twenty_two
+        d.SetInParent()
+        d.losers.extend(r["losers"])
+        for c in r["revealed"]:
+            fill_card(d.revealed.add(), c)
+        d.penalty = r["penalty"]
+        d.eliminated.extend(r["eliminated"])
+
+    def __repr__(self) -> str:
+        return "TwentyTwoCodec()"
+
+
+CODEC = TwentyTwoCodec()

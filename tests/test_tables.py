@@ -1,0 +1,105 @@
+"""Tournaments of table games (issue 12): balanced tables in every seat rotation, partnerships, and
+a three-handed tournament of real bot processes killed with SIGKILL and resumed."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from harness.arena.record import verify
+from harness.rating import Model, Played, standings
+from harness.tournament.config import ConfigError, from_flags
+from harness.tournament.runner import schedule
+from harness.tournament.schedule import groups, tables
+from test_league import wait_for
+from test_tournament import ROOT, _env, _recorded, _wait_gone
+
+PY = sys.executable
+RANDOM = f"{PY} {ROOT / 'sample_bots' / 'random_bot.py'}"
+
+
+@pytest.mark.parametrize("n,k", [(4, 3), (9, 3), (12, 4), (10, 6), (16, 4), (15, 3), (6, 4), (10, 8)])
+def test_every_two_entrants_meet_equally_often_within_one(n: int, k: int) -> None:
+    names = [f"e{i}" for i in range(n)]
+    for seed in (1, 2):
+        g = groups(names, k, seed)
+        assert all(len(set(t)) == k for t in g)
+        met = Counter(p for t in g for p in itertools.combinations(t, 2))
+        counts = [met[p] for p in itertools.combinations(names, 2)]
+        assert min(counts) >= 1 and max(counts) - min(counts) <= 1, (n, k, Counter(counts))
+        assert g == groups(names, k, seed)  # a pure function of the seed
+
+
+def test_every_table_is_played_in_all_its_seat_rotations_on_one_seed() -> None:
+    ps = list(tables(["A", "B", "C", "D"], 3, 1, 5))
+    units: dict[str, list] = {}
+    for p in ps:
+        units.setdefault(p.pair_id, []).append(p)
+    assert len(units) == 4
+    for legs in units.values():
+        assert len({p.seed for p in legs}) == 1 and len(legs) == 3
+        for seat in range(3):  # each entrant sits in each seat once
+            assert sorted(p.players[seat] for p in legs) == sorted(legs[0].players)
+    assert [p.seq for p in ps] == list(range(len(ps))) and sorted(p.match_id for p in ps) == [p.match_id for p in ps]
+
+
+def test_partnerships_self_and_rotate() -> None:
+    own = list(tables(["A", "B", "C"], 4, 1, 1, partners="self"))
+    assert all(p.players[0] == p.players[2] and p.players[1] == p.players[3] for p in own)
+    assert len(own) == 6
+    rot = list(tables(["A", "B", "C", "D"], 4, 1, 1, partners="rotate"))
+    partners = Counter(frozenset((p.players[0], p.players[2])) for p in rot)
+    partners.update(frozenset((p.players[1], p.players[3])) for p in rot)
+    assert set(partners.values()) == {2} and len(partners) == 6  # everyone partners everyone, both orientations
+    with pytest.raises(ConfigError, match="partners"):
+        from_flags(["a=x", "b=y"], game="sixtysix", partners="self")
+    with pytest.raises(ConfigError, match="at least 3 entrants"):
+        from_flags(["a=x", "b=y"], game="three_handed")
+    assert from_flags(["a=x", "b=y"], game="four_handed").partners == "self"
+    assert len(schedule(from_flags(["a=x", "b=y", "c=z"], game="three_handed"))) == 3
+
+
+def test_an_entrant_on_both_seats_of_a_team_is_rated_and_counted_once() -> None:
+    m = Model()
+    a = Played(0, "m1", "u1", ("A", "B", "A", "B"), (0, 1, 0, 1), (2, 0, 2, 0), teams=(0, 1, 0, 1))
+    b = Played(0, "m1", "u1", ("A", "B"), (0, 1), (2, 0))
+    sa, sb = standings(m, ["A", "B"], [a]), standings(m, ["A", "B"], [b])
+    assert [(r.name, round(r.mu, 6), round(r.sigma, 6), r.played, r.wins, r.points_for, r.points_against)
+            for r in sa.rows] == \
+           [(r.name, round(r.mu, 6), round(r.sigma, 6), r.played, r.wins, r.points_for, r.points_against)
+            for r in sb.rows]
+
+
+def test_a_three_handed_tournament_survives_sigkill_and_resumes(tmp_path: Path) -> None:
+    mark = f"t3-{os.getpid()}"
+    bots = {"r1": RANDOM, "r2": RANDOM, "r3": RANDOM, "r4": RANDOM}
+    args = [PY, "-m", "harness.cli", "tournament", "--game", "three_handed", "--name", "t3", "--rounds", "1",
+            "--seed", "3", "--concurrency", "2", "--rule", "match_target=2", "--db", str(tmp_path / "arena.db"),
+            "--out", str(tmp_path)]
+    for name, command in bots.items():
+        args += ["--bot", f"{name}={command}"]
+    scheduled = [p.match_id for p in tables(list(bots), 3, 1, 3)]
+    assert len(scheduled) == 12
+    proc = subprocess.Popen(args, cwd=ROOT, env=_env(mark), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_for("a few matches", lambda: len(_recorded(tmp_path / "arena.db")) >= 4 or proc.poll() is not None, 180)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert not _wait_gone(mark)
+    done = subprocess.run([*args, "--resume"], cwd=ROOT, env=_env(mark), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert _recorded(tmp_path / "arena.db") == scheduled  # each once, in schedule order, tables whole
+    doc = json.loads((tmp_path / "leaderboard.json").read_text())
+    rows = doc["standings"]
+    assert all(sum(r["places"]) == r["played"] == 9 for r in rows)  # every entrant sits at 3 tables x 3 legs
+    assert "finished 1st/2nd/" in (tmp_path / "leaderboard.md").read_text()
+    for rec in (tmp_path / "records").rglob("*.jsonl"):
+        assert verify(rec).ok, rec
+    assert not _wait_gone(mark)
