@@ -196,6 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one per player, in player order: a command (\"python sample_bots/random_bot.py\") "
                             "or remote:NAME")
     match.add_argument("--game", default="sixtysix", help=f"the game: {', '.join(game_ids())} (default: sixtysix)")
+    match.add_argument("--partners", choices=("self",),
+                       help="partnership games: one bot per team, playing both of its seats (default: one bot per seat)")
     match.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
     match.add_argument("--move-time", type=float, default=1.0, metavar="SEC", help="limit per decision")
     match.add_argument("--time-bank", type=float, default=10.0, metavar="SEC", help="bank per match")

@@ -127,19 +127,30 @@ def table_view(match: Any, players: Sequence[str], deal_no: int) -> tuple[Text, 
 
 def match_summary(players: Sequence[str], scores: Sequence[int], ranks: Sequence[int] | None,
                   detail: str = "", teams: Sequence[int] | None = None) -> Table:
-    """The final standing of a match as a small table: place, player (team), game points."""
+    """The final standing of a match as a small table: place, player (team), game points. An entrant
+    that holds several seats of one team (partners "self") is one row."""
+    team_of = list(teams) if teams is not None else list(range(len(players)))
+    shown_teams = len(set(team_of)) < len(team_of)
     t = Table(show_header=True, header_style="bold")
     t.add_column("place", justify="right")
     t.add_column("player")
-    if teams is not None and len(set(teams)) < len(teams):
+    if shown_teams:
         t.add_column("team", justify="right")
     t.add_column("game points", justify="right")
-    order = sorted(range(len(players)), key=lambda p: (ranks[p] if ranks is not None else 0, p))
+    seats = [p for p in range(len(players))
+             if (players[p], team_of[p]) not in {(players[q], team_of[q]) for q in range(p)}]
+    first_teams = {team_of[p] for p in range(len(players)) if ranks is not None and ranks[p] == 0}
+    order = sorted(seats, key=lambda p: (ranks[p] if ranks is not None else 0, p))
     for p in order:
-        place = "—" if ranks is None else ("winner" if ranks[p] == 0 and list(ranks).count(0) == 1 else str(ranks[p] + 1))
+        if ranks is None:
+            place = "—"
+        elif ranks[p] == 0 and len(first_teams) == 1:
+            place = "winner"
+        else:
+            place = str(ranks[p] + 1)
         row: list[str | Text] = [place, Text(players[p], STYLES[p % len(STYLES)])]
-        if teams is not None and len(set(teams)) < len(teams):
-            row.append(str(teams[p]))
+        if shown_teams:
+            row.append(str(team_of[p]))
         row.append(str(scores[p]))
         t.add_row(*row)
     if detail:

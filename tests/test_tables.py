@@ -103,3 +103,23 @@ def test_a_three_handed_tournament_survives_sigkill_and_resumes(tmp_path: Path) 
     for rec in (tmp_path / "records").rglob("*.jsonl"):
         assert verify(rec).ok, rec
     assert not _wait_gone(mark)
+
+
+def test_arena_match_with_partners_self_seats_one_bot_per_team(tmp_path: Path) -> None:
+    def match(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([PY, "-m", "harness.cli", "match", *args, "--no-live", "--seed", "2", "--out",
+                               str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+    done = match(RANDOM, RANDOM, "--game", "four_handed", "--partners", "self", "--rule", "match_target=2")
+    assert done.returncode == 0, done.stderr
+    record = next(tmp_path.glob("*.jsonl"))
+    from harness.arena.record import read
+
+    header = read(record)[0]
+    assert header["game"] == "four_handed" and header["teams"] == [0, 1, 0, 1]
+    assert header["players"][0] == header["players"][2] != header["players"][1] == header["players"][3]
+    assert verify(record).ok
+    for args in ((RANDOM, RANDOM, "--partners", "self"), (RANDOM, RANDOM, RANDOM, "--game", "four_handed",
+                                                          "--partners", "self")):
+        bad = match(*args)
+        assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr

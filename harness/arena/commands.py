@@ -69,8 +69,17 @@ def cmd_match(args: Namespace) -> int:
         err.print(f"arena: {e}", markup=False)
         return 2
     bots = list(getattr(args, "bots", None) or [])
-    if len(bots) != game.players(rules):
-        err.print(f"arena: {game.title} is played by {game.players(rules)} bots, {len(bots)} given", markup=False)
+    seats, teams = game.players(rules), game.teams(rules)
+    seating = list(range(seats))  # the bot in each seat (player index)
+    if getattr(args, "partners", None) == "self":
+        if len(set(teams)) == len(teams):
+            err.print(f"arena: --partners is for partnership games; {game.title} has none", markup=False)
+            return 2
+        seating = list(teams)  # bot i plays every seat of team i (4H-1: seats 0 and 2, 1 and 3)
+    if len(bots) != len(set(seating)):
+        more = " with --partners self" if len(set(seating)) < seats else ""
+        err.print(f"arena: {game.title} is played by {len(set(seating))} bots{more}, {len(bots)} given",
+                  markup=False)
         return 2
     move, bank = getattr(args, "move_time", 1.0), getattr(args, "time_bank", 10.0)
     if move <= 0 or bank < 0:
@@ -79,7 +88,7 @@ def cmd_match(args: Namespace) -> int:
     seed = args.seed if getattr(args, "seed", None) is not None else random.randrange(1 << 31)
     clock = Clock(move_ms=round(move * 1000), bank_ms=round(bank * 1000))
     try:
-        return asyncio.run(_match(args, bots, game, rules, seed, clock))
+        return asyncio.run(_match(args, bots, seating, game, rules, seed, clock))
     except KeyboardInterrupt:
         err.print("arena: interrupted")
         return 130
@@ -93,19 +102,19 @@ def _assignment(item: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
-async def _match(args: Namespace, bots: list[str], game: Game[Any, Any, Any], rules: Any, seed: int,
-                 clock: Clock) -> int:
+async def _match(args: Namespace, bots: list[str], seating: list[int], game: Game[Any, Any, Any], rules: Any,
+                 seed: int, clock: Clock) -> int:
     console = Console()
-    names = bot_names(*bots)
     hello = getattr(args, "hello_time", None)
     arena = Arena()
     address = await arena.start(getattr(args, "listen", None) or "127.0.0.1:0")
-    entrants = tuple(Entrant.parse(spec, name, arena=arena, hello_s=hello) for spec, name in zip(bots, names))
+    entrants = tuple(Entrant.parse(spec, name, arena=arena, hello_s=hello) for spec, name in zip(bots, bot_names(*bots)))
+    names = tuple(entrants[i].name for i in seating)
     for e in entrants:
         if e.remote_name is not None:
             console.print(f"waiting for remote bot [bold]{e.name}[/]: ARENA_ADDRESS={address} "
                           f"ARENA_TOKEN={e.token}", highlight=False)
-    match_id = f"{'-vs-'.join(names)}-s{seed}"
+    match_id = f"{'-vs-'.join(e.name for e in entrants)}-s{seed}"
     out = Path(getattr(args, "out", None) or "results")
     view = LiveView(players=names, seed=seed, title=game.title, banks_ms=[clock.bank_ms] * len(names))
     result: list[MatchResult] = []
@@ -136,7 +145,7 @@ async def _match(args: Namespace, bots: list[str], game: Game[Any, Any, Any], ru
     try:
         if show_live:
             live.start()
-        await play_match(entrants, match_id=match_id, seed=seed, game=game.id, rules=rules, clock=clock,
+        await play_match([entrants[i] for i in seating], match_id=match_id, seed=seed, game=game.id, rules=rules, clock=clock,
                          record_path=_record_path(out, match_id), on_event=on_event)
     finally:
         if show_live:

@@ -57,11 +57,14 @@ def result_text(r: MatchResult) -> Text:
     """One line: who won and how."""
     if r.ranks is None:
         return Text(f"no result: {r.cause} — {r.detail}", "yellow")
-    first = [p for p, k in enumerate(r.ranks) if k == 0]
+    first = [p for p, k in enumerate(r.ranks) if k == 0 and r.players.index(r.players[p]) == p]
     names = Text(" and ").join(Text(r.players[p], f"bold {STYLES[p % len(STYLES)]}") for p in first)
     verb = " wins" if len(first) == 1 else " win"
     if r.cause is Cause.NORMAL:
-        return Text.assemble(names, f"{verb} " + " : ".join(str(r.scores[p]) for p in range(len(r.players))))
+        sides = {}  # one score per team (partners share it)
+        for p, team in enumerate(r.teams):
+            sides.setdefault(team, r.scores[p])
+        return Text.assemble(names, f"{verb} " + " : ".join(str(v) for v in sides.values()))
     off = r.players[r.offender] if r.offender is not None else "?"
     return Text.assemble(names, f"{verb} by forfeit: ", (off, "bold red"), f" {r.cause} — {r.detail}")
 
