@@ -19,7 +19,7 @@ from harness.rating import Model, Played, standings
 from harness.tournament.config import ConfigError, from_flags
 from harness.tournament.runner import schedule
 from harness.tournament.schedule import groups, tables
-from test_league import wait_for
+from test_league import League, procs, wait_for  # noqa: F401 - the fixture
 from test_tournament import ROOT, _env, _recorded, _wait_gone
 
 PY = sys.executable
@@ -123,3 +123,24 @@ def test_arena_match_with_partners_self_seats_one_bot_per_team(tmp_path: Path) -
                                                           "--partners", "self")):
         bad = match(*args)
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
+
+
+@pytest.mark.parametrize("game,bots", [("three_handed", 3), ("four_handed", 2)])
+def test_a_league_forms_tables_of_its_game(tmp_path: Path, procs: list, game: str, bots: int) -> None:
+    """Issue 12: the league forms tables (or teams, partners "self") from the connected entrants
+    and plays each table in every seat rotation on one seed."""
+    lg = League(tmp_path, "--game", game, "--rule", "match_target=2")
+    procs.append(lg.proc)
+    for i in range(bots):
+        procs.append(lg.bot(lg.register(f"b{i}", owner=f"o{i}").token))
+    wait_for("a whole table", lambda: lg.board().matches >= bots, 120)
+    assert lg.stop() == 0
+    from harness.arena.record import read
+
+    records = sorted((tmp_path / "out" / "records").glob("r1-1*.jsonl"))
+    assert len(records) == bots
+    headers = [read(r)[0] for r in records]
+    assert all(h["game"] == game for h in headers)
+    seatings = [tuple(h["players"]) for h in headers]
+    assert len(set(seatings)) == bots and len({frozenset(s) for s in seatings}) == 1  # every rotation, one table
+    assert len({read(r)[0]["seed"] for r in records}) == 1

@@ -39,6 +39,8 @@ from harness.wire import league_pb2_grpc as lpb_grpc
 from .board import league_board, to_pb
 from .gate import Gate, Seat
 from .keys import Hasher, RateLimit
+from harness.tournament.schedule import LEGS, rotations
+
 from .pairing import Pairing, Standing, pair_round
 from .service import LeagueService
 from .store import EntrantRow, Store, StoreError
@@ -84,6 +86,7 @@ class League:
         info = self.store.league
         self.game = registry.get(info.game)
         self.rules = self.game.rules(info.rules)
+        self.teams = self.game.teams(self.rules)
         recovered = self.store.recover()
         if recovered:
             self.log(f"{recovered} match(es) left unfinished by the last run recorded as interrupted")
@@ -254,12 +257,13 @@ class League:
     async def play_round(self) -> int:
         """Pair the field and play every pairing twice; returns the number of matches recorded."""
         field = self.field()
-        if len(field) < 2:
+        if len(field) < len(set(self.teams)):
             return 0
         rows = {r.name: r for r in self.board().standings.rows}
         standing = [Standing(n, rows[n].played, rows[n].mu, rows[n].sigma) for n in field if n in rows]
         met = self.store.met_today({e.id: e.label for e, _ in field.values()})
-        pairs = pair_round(standing, met, self.cfg.pair_cap_per_day, self.model.beta, legs=2)
+        size = len(set(self.teams))  # entrants per table: one per seat, or per team (partners "self")
+        pairs = pair_round(standing, met, self.cfg.pair_cap_per_day, self.model.beta, legs=size, size=size)
         if not pairs:
             return 0
         round_id = self.store.begin_round(len(pairs))
@@ -275,17 +279,19 @@ class League:
     async def _pair(self, round_id: int, k: int, p: Pairing,
                     field: dict[str, tuple[EntrantRow, Entrant | Seat]]) -> list[MatchResult]:
         seed = self.rng.randrange(1 << 31)
-        a, b = field[p.first], field[p.second]
         results = []
-        for leg, (x, y) in enumerate(((a, b), (b, a))):
+        # Every seat rotation of the table on one seed (a duplicate pair for two players); in a
+        # partnership game each entrant plays every seat of its team (partners "self").
+        for leg, rotation in enumerate(rotations(p.players)):
             if self.stopping.is_set():
                 break  # no new match once stopping
-            match_id = f"r{round_id}-{k}{'ab'[leg]}"
-            self.store.start_match(match_id, round_id, f"r{round_id}-{k}", leg, seed, (x[0].id, y[0].id))
+            seated = [field[rotation[t]] for t in self.teams]
+            match_id = f"r{round_id}-{k}{LEGS[leg]}"
+            self.store.start_match(match_id, round_id, f"r{round_id}-{k}", leg, seed, tuple(x[0].id for x in seated),
+                                   self.teams)
             ends: list[MatchResult] = []
             try:
-                pair = (x[1], y[1])
-                r = await play_match(pair, match_id=match_id, seed=seed, game=self.game.id, rules=self.rules,
+                r = await play_match([x[1] for x in seated], match_id=match_id, seed=seed, game=self.game.id, rules=self.rules,
                                      clock=self.clock, record_dir=Path(self.cfg.out) / "records",
                                      on_event=lambda ev: ends.append(ev["result"]) if ev["type"] == "end" else None)
             except asyncio.CancelledError:
