@@ -1,7 +1,9 @@
 """Tournament benchmarks.
 
-1. Throughput: matches/s of a random-bot round robin over real gRPC (4 `random_bot.py` processes,
-   the real runner and SQLite store) at concurrency 1 and 2.
+1. Throughput: matches/s and decisions/s of a random-bot tournament over real gRPC (4 `random_bot.py`
+   processes, the real runner and SQLite store) at concurrency 1 and 2: a two-player (Sixty-Six)
+   round robin, and three-handed Sixty-Six tables of 3 of the 4 in every seat rotation (the same
+   36 matches). The time is the runner's alone (bots already started).
 2. Sample efficiency: how many matches TrueSkill needs to order four players of known strength
    (random < greedy < search small budget < search large budget) correctly in 19 of 20 seeded
    tournaments, with duplicate scheduling (both legs of a pairing share the seed, and the whole
@@ -28,7 +30,7 @@
    bounds what any duplicate schedule can gain, whatever the rating does with the results.
 
 Run:
-  .venv/bin/python benchmarks/bench_tournament.py [--throughput-only | --no-throughput]
+  .venv/bin/python benchmarks/bench_tournament.py [--throughput-only | --no-throughput] [--sandbox bwrap|none]
       [--check-order] [--check-only] [--check-seeds N] [--small N] [--large N]
       [--rounds R] [--tournaments T] [--budget-minutes M] [--hold H] [--jobs 2] [--cache FILE]
 """
@@ -66,22 +68,35 @@ PER_ROUND = total(4, 1)  # 12 matches per round robin
 # -- part 1 ------------------------------------------------------------------------------------
 
 
-async def _throughput(concurrency: int, rounds: int) -> float:
+SANDBOX: list[str] = []  # --sandbox, for part 1
+
+
+async def _throughput(concurrency: int, rounds: int, game: str = "sixtysix") -> tuple[float, float, int, int]:
+    """A random-bot tournament of ``game`` (4 entrants; tables in every seat rotation for more than two
+    seats) over real gRPC with the real runner and SQLite store: (matches/s, decisions/s, matches, decisions)."""
     from harness.arena.match import play_match
 
     with tempfile.TemporaryDirectory() as tmp:
         bots = [f"r{i}=python {ROOT / 'sample_bots' / 'random_bot.py'}" for i in range(4)]
-        cfg = cfgmod.from_flags(bots, rounds=rounds, concurrency=concurrency, db=f"{tmp}/a.db", out=tmp)
+        cfg = cfgmod.from_flags(bots, rounds=rounds, concurrency=concurrency, db=f"{tmp}/a.db", out=tmp, game=game,
+                                seed=1,  # local bots: a fixed seed, the same deals every run
+                                limits=[f"sandbox={SANDBOX[0]}"] if SANDBOX else ())
         store = Store(cfg.db)
-        pool = runner.Bots(cfg.entrants)
-        entrants = await pool.start()
-        t = store.create(cfg.name, cfg.identity(), total(4, rounds), [(e.name, e.label) for e in cfg.entrants])
-        t0 = time.perf_counter()
-        rep = await runner.run(cfg, store, t, entrants=entrants, play=play_match, stop=asyncio.Event())
-        dt = time.perf_counter() - t0
-        await pool.close()
-        store.close()
-        return rep.played / dt
+        pool = runner.Bots(cfg.entrants, limits=cfg.limits)
+        try:
+            entrants = await pool.start(cfg.game)
+            t = store.create(cfg.name, cfg.identity(), len(runner.schedule(cfg)),
+                             [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
+            t0 = time.perf_counter()
+            rep = await runner.run(cfg, store, t, entrants=entrants, play=play_match, stop=asyncio.Event())
+            dt = time.perf_counter() - t0
+            rows = store.matches(t.id)
+        finally:
+            await pool.close()
+            store.close()
+        assert rep.played == len(rows) and all(r["cause"] == "normal" for r in rows), "a match did not end normally"
+        decisions = sum(r["decisions"] for r in rows)
+        return rep.played / dt, decisions / dt, rep.played, decisions
 
 
 # -- matches (in process, cached) ----------------------------------------------------------------
@@ -378,6 +393,7 @@ def sample_efficiency(m: Matches, args, t_start: float) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--throughput-only", action="store_true")
+    ap.add_argument("--sandbox", choices=("bwrap", "none"), help="[limits] sandbox of part 1 (default: bwrap where it works)")
     ap.add_argument("--no-throughput", action="store_true", help="skip part 1")
     ap.add_argument("--check-order", action="store_true", help="establish the strength order first")
     ap.add_argument("--check-only", action="store_true", help="only the order check")
@@ -391,10 +407,14 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--cache", help="JSON file keeping played matches between runs")
     args = ap.parse_args()
+    SANDBOX[:] = [args.sandbox] if args.sandbox else []
     if not args.no_throughput and not args.check_only:
-        for c in (1, 2):
-            print(f"throughput, random bots over gRPC, concurrency {c}: {asyncio.run(_throughput(c, 3)):.1f} matches/s",
-                  flush=True)
+        for game, what in (("sixtysix", "two-player round robin"),
+                           ("three_handed", "three-handed tables in every seat rotation")):
+            for c in (1, 2):
+                mps, dps, n, decisions = asyncio.run(_throughput(c, 3, game))
+                print(f"throughput, 4 random bots over gRPC, {game} ({what}), concurrency {c}: "
+                      f"{mps:.1f} matches/s, {dps:,.0f} decisions/s ({n} matches, {decisions} decisions)", flush=True)
         if args.throughput_only:
             return
     t0 = time.perf_counter()

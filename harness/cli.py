@@ -123,7 +123,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                 deal = game.deal(m)
     outcome = game.outcome(m)
     assert outcome is not None
-    console.print(match_summary(names, outcome.scores, outcome.ranks))
+    console.print(match_summary(names, outcome.scores, outcome.ranks, teams=outcome.teams))
     return 0
 
 
@@ -149,6 +149,9 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
                    help="an entrant: a command line or remote:NAME (repeatable; instead of CONFIG)")
     p.add_argument("--name", help="tournament name with --bot (default: tournament)")
     p.add_argument("--game", help=f"the game, with --bot: {', '.join(game_ids())} (default: sixtysix)")
+    p.add_argument("--duplicate", choices=("auto", "trusted", "off"),
+                   help="legs on the same deals, with --bot: auto (only with the sandbox; the default), trusted "
+                        "(your own bots, no sandbox needed) or off")
     p.add_argument("--partners", choices=("self", "rotate"),
                    help="partnership games, with --bot: an entrant plays both seats of a team (self, the "
                         "default) or everyone partners everyone (rotate)")

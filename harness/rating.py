@@ -193,6 +193,7 @@ class Standings:
     history: dict[str, list[tuple[int, float, float]]]
     matches: int
     model: Model = field(default_factory=Model)
+    partners: dict[tuple[str, str], Cell] = field(default_factory=dict)  # (entrant, partner): first places together
 
     @property
     def order(self) -> list[str]:
@@ -207,6 +208,7 @@ def standings(model: Model, names: Sequence[str], played: Iterable[Played]) -> S
     stats: dict[str, defaultdict[str, int]] = {n: defaultdict(int) for n in names}
     fails = {n: dict.fromkeys(FAILURE_COLUMNS, 0) for n in names}
     cross: dict[tuple[str, str], list[int]] = {}
+    partnered: dict[tuple[str, str], list[int]] = {}
     pairs: dict[str, list[Played]] = defaultdict(list)
     for p in played:
         pairs[p.pair_id].append(p)
@@ -224,7 +226,11 @@ def standings(model: Model, names: Sequence[str], played: Iterable[Played]) -> S
             st["against"] += sum(v for t, v in team_score.items() if t != teams[s])
             for o in seats:
                 m = p.players[o]
-                if o != s and p.ranks is not None:
+                if o != s and p.ranks is not None and teams[o] == teams[s]:  # partners (partners "rotate")
+                    together = partnered.setdefault((n, m), [0, 0])
+                    together[0] += p.ranks[s] == 0
+                    together[1] += 1
+                if o != s and p.ranks is not None and teams[o] != teams[s]:
                     c = cross.setdefault((n, m), [0, 0])
                     c[0] += p.ranks[s] < p.ranks[o]
                     c[1] += 1
@@ -250,4 +256,5 @@ def standings(model: Model, names: Sequence[str], played: Iterable[Played]) -> S
                         st["against"], st["pairs_won"], st["pairs_split"], st["pairs_lost"], fails[n], nxt,
                         places))
     cells = {k: Cell(v[0], v[1]) for k, v in cross.items()}
-    return Standings(tuple(rows), cells, history, len(played), model)
+    with_partner = {k: Cell(v[0], v[1]) for k, v in partnered.items()}
+    return Standings(tuple(rows), cells, history, len(played), model, with_partner)

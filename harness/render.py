@@ -3,7 +3,8 @@
 Deals are drawn from their record line (``{"deal_no", <the game's deal fields>, "actions",
 "result"}``, see :mod:`harness.arena.record`), the one description of a deal every game has.
 The Sixty-Six family (Sixty-Six, Schnapsen) is drawn trick by trick; this module is that family's
-view, next to its wire codec and its built-in players.
+view, next to its wire codec and its built-in players. The other games' views are in
+:mod:`harness.views` (one module each); :func:`deal_view` and :func:`table_view` dispatch to them.
 """
 
 from __future__ import annotations
@@ -23,21 +24,16 @@ from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, CLASSIC, POINTS, 
 from harness.games.sixtysix.engine import _apply, counted_points, deal
 from harness.games.sixtysix.options import Rules
 
+from harness.views import four_handed as four_handed_view
+from harness.views import three_handed as three_handed_view
+from harness.views import twenty_two as twenty_two_view
+from harness.views.common import COLOR, RANK_NAME, STYLES, SYMBOL, card_text, cards_text
+
+__all__ = ["COLOR", "PACKS", "RANK_NAME", "STYLES", "SYMBOL", "card_text", "cards_text", "deal_lines", "deal_view",
+           "match_summary", "table_view"]
+
 PACKS = {"sixtysix": CLASSIC, "schnapsen": SCHNAPSEN}
-STYLES = ("cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan", "bright_magenta")
-
-SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-COLOR = {"C": "bright_white", "D": "bright_red", "H": "bright_red", "S": "bright_white"}
-RANK_NAME = {"9": "9", "J": "J", "Q": "Q", "K": "K", "T": "10", "A": "A"}
-
-
-def card_text(card: str) -> Text:
-    """A card with its suit symbol, coloured: ``TH`` is a red ``10♥``."""
-    return Text(RANK_NAME[card[0]] + SYMBOL[card[1]], style=f"bold {COLOR[card[1]]}")
-
-
-def cards_text(cards: Sequence[str]) -> Text:
-    return Text(" ").join(card_text(c) for c in cards) if cards else Text("—", style="dim")
+VIEWS = {"three_handed": three_handed_view, "four_handed": four_handed_view, "twenty_two": twenty_two_view}
 
 
 def deal_lines(rules: Rules, deck: tuple[int, ...], actions: Sequence[str], names: tuple[str, str]) -> list[Text]:
@@ -97,6 +93,9 @@ def deal_lines(rules: Rules, deck: tuple[int, ...], actions: Sequence[str], name
 
 def deal_view(game: str, rules: Any, line: dict[str, Any], players: Sequence[str]) -> RenderableType:
     """One deal from its record line as a panel, cut short or finished (then with the scores after it)."""
+    view = VIEWS.get(game)
+    if view is not None:
+        return view.deal_view(rules, line, players)
     pack = PACKS.get(game)
     if pack is None:
         return Text(f"deal {line.get('deal_no')}: {' '.join(line.get('actions', []))}")
@@ -114,8 +113,12 @@ def deal_view(game: str, rules: Any, line: dict[str, Any], players: Sequence[str
 
 
 def table_view(match: Any, players: Sequence[str], deal_no: int) -> tuple[Text, list[Text]] | None:
-    """The table of a Sixty-Six family match in play, spectator view: the trump and talon line, and
-    each player's hand; None for a match value this module cannot draw."""
+    """The table of a match in play, spectator view: the trump and talon (or trick) line, and each
+    player's hand; None for a match value no view can draw."""
+    for view in VIEWS.values():
+        drawn = view.table_view(match, players)
+        if drawn is not None:
+            return drawn
     s = getattr(match, "state", None)
     if s is None or not hasattr(s, "talon_n"):
         return None

@@ -14,18 +14,32 @@ Cause mapping (the adversary is player 1 in every case):
     exits / killed by a signal / forks and exits                   CRASH
     address-space limit hit (MemoryError) / CPU or process limit   CRASH
     megabytes of output, then exits                                CRASH (only a bounded tail kept)
+    breaking out of the sandbox (reads the database, another bot's   CRASH ("blocked: ..."; the bot exits 1
+    files or $HOME; writes outside /tmp; TCP to the host's loopback)        when its attempt fails)
+    leaves a setsid child                                          CRASH (the child dies with the bot)
+    forks until the process limit (also in new sessions)           CRASH (process limit)
+
+Bots run in the sandbox wherever bubblewrap works (``Limits.sandbox`` auto); the tests that need it
+skip, saying why, where it does not.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+import os
+import secrets
+import shutil
+import socket
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
 from arena_util import ROOT, bot
-from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, play_match
+from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, play_match, sandbox
 from harness.arena.limits import GiB, Limits
 from harness.arena.match import RECORD_TAIL_CHARS
 from harness.arena.process import TAIL_BYTES, BotProcess, group_members
@@ -36,6 +50,8 @@ from harness.wire import arena_pb2 as pb
 ADVERSARY = f"python {ROOT / 'tests' / 'adversaries' / 'adversary.py'}"
 FAST = Clock(move_ms=1000, bank_ms=2000, grace_ms=10)
 TEST_LIMITS = Limits(address_space_bytes=1 * GiB, open_files=256, processes=16, poll_s=0.05)
+SANDBOX, NO_SANDBOX = sandbox.probe()
+needs_sandbox = pytest.mark.skipif(SANDBOX is None, reason=f"no sandbox here: {NO_SANDBOX}")
 
 
 @dataclass
@@ -51,14 +67,15 @@ class Run:
 
 
 def run(tmp_path: Path, command: str, *, clock: Clock = FAST, limits: Limits = TEST_LIMITS,
-        rules: Rules = Rules()) -> Run:
-    """The adversary (player 1) against a fair bot, concurrently with a normal match, in one arena."""
+        rules: Rules = Rules(), hello_s: float = 30.0) -> Run:
+    """The adversary (player 1) against a fair bot, concurrently with a normal match, in one arena.
+    ``hello_s`` is short only where saying Hello is what is tested (a busy machine starts bots slowly)."""
 
     async def go() -> Run:
-        arena = Arena(hello_read_s=1.0)
+        arena = Arena(hello_read_s=max(1.0, hello_s))
         await arena.start("127.0.0.1:0")
         good = Entrant("good", bot("random"), arena=arena)
-        adv = Entrant("adv", command, arena=arena, hello_s=1.0, stop_grace_s=0.3, limits=limits)
+        adv = Entrant("adv", command, arena=arena, hello_s=hello_s, stop_grace_s=0.3, limits=limits)
         n1, n2 = Entrant("n1", bot("random"), arena=arena), Entrant("n2", bot("random"), arena=arena)
         everyone = (good, adv, n1, n2)
         groups: list[int] = []
@@ -124,7 +141,8 @@ CASES = [
 @pytest.mark.parametrize("args,cause,detail,clock", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_adversary_forfeits_with_its_cause(tmp_path: Path, args: str, cause: Cause, detail: str,
                                            clock: Clock) -> None:
-    end = check(run(tmp_path, f"{ADVERSARY} {args}", clock=clock), cause, detail)
+    end = check(run(tmp_path, f"{ADVERSARY} {args}", clock=clock, hello_s=1.0 if cause is Cause.NO_HELLO else 30.0),
+                cause, detail)
     if cause is Cause.NO_HELLO:
         assert (end["deal_no"], end["decision_no"]) == (0, None)
     else:
@@ -168,8 +186,8 @@ def test_16_megabytes_of_output_keep_only_a_bounded_tail(tmp_path: Path) -> None
 
 
 def test_17_spy_gets_nothing_of_another_match(tmp_path: Path) -> None:
-    dump = tmp_path / "spy.dump"
-    r = run(tmp_path, f"{ADVERSARY} spy --dump={dump}")
+    dump = tmp_path / "spy.dump"  # written by the bot: outside a sandbox, which would keep it private
+    r = run(tmp_path, f"{ADVERSARY} spy --dump={dump}", limits=replace(TEST_LIMITS, sandbox="none"))
     check(r, Cause.INVALID, "wrong request id")
     lines = dump.read_text().splitlines()
     notes = [x[2:] for x in lines if x.startswith("# ")]
@@ -178,11 +196,14 @@ def test_17_spy_gets_nothing_of_another_match(tmp_path: Path) -> None:
     # a second stream with its used token, or with a guessed one, is refused and receives nothing
     assert [n for n in notes if n.startswith("probe")] == [n for n in notes if n.endswith("UNAUTHENTICATED")]
     assert len([n for n in notes if n.startswith("probe")]) == 2
+    ids = set()
     for m in got:
         kind = m.WhichOneof("kind")
         inner = getattr(m, kind)
-        assert getattr(inner, "match_id", "adv") == "adv", m  # nothing about match "normal"
+        if getattr(inner, "match_id", ""):
+            ids.add(inner.match_id)
         assert b"normal" not in m.SerializeToString()
+    assert len(ids) == 1  # one opaque match id, its own: nothing about match "normal"
     normal_decks = {tuple((c.suit, c.rank) for c in m.deal_end.deck) for m in got if m.WhichOneof("kind") == "deal_end"}
     assert len(normal_decks) <= r.adv.deals  # only its own deals' reveals, if any
 
@@ -219,3 +240,120 @@ def test_a_missing_program_is_still_an_oserror_at_start() -> None:
 def test_bad_limits_are_refused_in_one_line(kw: dict) -> None:
     with pytest.raises(ValueError, match="limit"):
         Limits(**kw)
+
+
+# -- breaking out (issue 11): the sandbox stops each attempt, the match records it -----------------
+
+
+@pytest.fixture
+def outside() -> Iterator[Path]:
+    """A scratch directory outside /tmp (which the sandbox hides anyway), so that what hides a path
+    there is the arena's own rule and not the private /tmp."""
+    base = "/var/tmp" if os.access("/var/tmp", os.W_OK) else str(ROOT)
+    d = Path(tempfile.mkdtemp(prefix="arena-test-", dir=base))
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def blocked(run_: Run, what: str) -> str:
+    """The adversary's attempt failed: a CRASH whose detail is its ``blocked: ...`` line."""
+    check(run_, Cause.CRASH, f"exited with status 1; stderr: blocked: {what}")
+    assert "BREACH" not in run_.adv.detail
+    return run_.adv.detail
+
+
+def secret_db(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as db:
+        db.execute("create table keys (secret text)")
+        db.execute("insert into keys values ('hunter2')")
+    return path
+
+
+@needs_sandbox
+def test_19_reading_the_database_fails(tmp_path: Path, outside: Path) -> None:
+    db = secret_db(outside / "db" / "arena.db")
+    sandbox.keep_private(db.parent)  # what `arena tournament` and the league do with their db's directory
+    detail = blocked(run(tmp_path, f"{ADVERSARY} readfile {db}"), f"read {db}")
+    assert "FileNotFoundError" in detail  # the directory is empty in the sandbox
+
+
+@needs_sandbox
+def test_20_reading_home_fails(tmp_path: Path, outside: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = outside / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_ed25519").write_text("secret")
+    monkeypatch.setenv("HOME", str(home))
+    detail = blocked(run(tmp_path, f"{ADVERSARY} readfile {home / '.ssh' / 'id_ed25519'}"), "read")
+    assert "FileNotFoundError" in detail
+
+
+@needs_sandbox
+def test_21_reading_another_bots_directory_fails(tmp_path: Path) -> None:
+    other = ROOT / "tests" / "bots" / "testbot.py"  # the opponent's own file
+    assert other.exists()
+    detail = blocked(run(tmp_path, f"{ADVERSARY} readfile {other}"), f"read {other}")
+    assert "FileNotFoundError" in detail
+
+
+@needs_sandbox
+@pytest.mark.parametrize("where", ["own-directory", "out-directory", "home"])
+def test_22_writing_outside_tmp_fails(tmp_path: Path, outside: Path, monkeypatch: pytest.MonkeyPatch,
+                                      where: str) -> None:
+    out = outside / "results"
+    out.mkdir()
+    sandbox.keep_private(out)  # what `arena match --out` and `arena tournament` do
+    monkeypatch.setenv("HOME", str(outside / "home"))
+    (outside / "home").mkdir()
+    name = f"pwned-{secrets.token_hex(4)}"
+    target = {"own-directory": ROOT / "tests" / "adversaries" / name, "out-directory": out / name,
+              "home": outside / "home" / name}[where]
+    detail = blocked(run(tmp_path, f"{ADVERSARY} writefile {target}"), f"write {target}")
+    assert "Read-only file system" in detail and not target.exists()
+
+
+@needs_sandbox
+def test_23_tcp_to_the_hosts_loopback_fails(tmp_path: Path) -> None:
+    with socket.socket() as listener:  # a real listener on the host's loopback
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        detail = blocked(run(tmp_path, f"{ADVERSARY} tcp {port}"), f"tcp 127.0.0.1:{port}")
+    assert "ConnectionRefusedError" in detail or "Network is unreachable" in detail
+
+
+def marked(mark: str) -> list[int]:
+    """Live processes whose command line contains ``mark`` (read from the host's /proc)."""
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            if name.isdigit() and mark.encode() in Path(f"/proc/{name}/cmdline").read_bytes():
+                found.append(int(name))
+        except OSError:
+            continue
+    return found
+
+
+@needs_sandbox
+def test_24_a_setsid_child_dies_with_the_bot(tmp_path: Path) -> None:
+    mark = f"adv-setsid-{secrets.token_hex(6)}"
+    r = run(tmp_path, f"{ADVERSARY} setsid {mark}")
+    check(r, Cause.CRASH, "exited with status 5")
+    assert r.left_after_match == [] and marked(mark) == []  # gone when the crash was seen, not at shutdown
+
+
+@needs_sandbox
+def test_25_a_fork_bomb_in_new_sessions_hits_the_process_limit(tmp_path: Path) -> None:
+    r = run(tmp_path, f"{ADVERSARY} forkbomb setsid", limits=replace(TEST_LIMITS, processes=8))
+    check(r, Cause.CRASH, "process limit:")
+    assert "(limit 8)" in r.adv.detail
+
+
+@needs_sandbox
+def test_26_tmp_is_private_and_vanishes(tmp_path: Path) -> None:
+    target = f"/tmp/arena-adv-{secrets.token_hex(4)}"
+    r = run(tmp_path, f"{ADVERSARY} writefile {target}")
+    check(r, Cause.CRASH, f"exited with status 66; stderr: BREACH: write {target}")  # /tmp is writable inside...
+    assert not os.path.exists(target)  # ...and private: nothing reached the host's /tmp

@@ -21,7 +21,7 @@ FAMILY_FRIENDS = {
 # Three-handed Sixty-Six (issue 12): its friends; its package shares the family's cards and trick rule only.
 THREE_HANDED = "harness.games.three_handed"
 THREE_HANDED_FRIENDS = {"harness.wire.three_handed", "harness.wire.codecs", "harness.strategies_three_handed",
-                        "harness.players"}
+                        "harness.players", "harness.views.three_handed"}
 SHARED_CARDS = "harness.games.sixtysix.cards"
 
 
@@ -99,10 +99,13 @@ def test_the_check_sees_a_violation() -> None:
     assert "harness.games.sixtysix.engine" in found and "harness.games.schnapsen" in found
 
 
+# What every game's package may use besides its own: the interface and the shared rule-option and rules-tool helpers.
+SHARED = ("harness.games.base", "harness.games.options", "harness.games.tools")
+
 # Four-handed Sixty-Six (issue 12): its own package (its own cards); only these friends import it.
 FOUR_HANDED = "harness.games.four_handed"
 FOUR_HANDED_FRIENDS = {"harness.wire.four_handed", "harness.wire.codecs", "harness.strategies_four_handed",
-                       "harness.players"}
+                       "harness.players", "harness.views.four_handed"}
 
 
 def test_only_four_handeds_friends_import_its_internals() -> None:
@@ -113,13 +116,14 @@ def test_only_four_handeds_friends_import_its_internals() -> None:
     # Its package shares nothing with the Sixty-Six family but the game interface.
     own = [f"{name} imports {mod}" for name, tree in modules().items() if name.startswith(FOUR_HANDED)
            for mod in imported(tree, name) if mod.startswith("harness.") and not mod.startswith(
-               (FOUR_HANDED, "harness.games.base"))]
+               (FOUR_HANDED, *SHARED))]
     assert not own, "\n".join(sorted(own))
 
 
 # Twenty-Two (issue 13): its own package; only its codec and built-in players import it.
 TWENTY_TWO = "harness.games.twenty_two"
-TWENTY_TWO_FRIENDS = {"harness.wire.twenty_two", "harness.strategies_twenty_two"}
+TWENTY_TWO_FRIENDS = {"harness.wire.twenty_two", "harness.strategies_twenty_two", "harness.players",
+                      "harness.views.twenty_two"}
 
 
 def test_only_twenty_twos_friends_import_its_internals() -> None:
@@ -129,5 +133,5 @@ def test_only_twenty_twos_friends_import_its_internals() -> None:
     assert not offenders, "\n".join(sorted(offenders))
     own = [f"{name} imports {mod}" for name, tree in modules().items() if name.startswith(TWENTY_TWO)
            for mod in imported(tree, name) if mod.startswith("harness.") and not mod.startswith(
-               (TWENTY_TWO, "harness.games.base"))]
+               (TWENTY_TWO, *SHARED))]
     assert not own, "\n".join(sorted(own))

@@ -26,7 +26,15 @@ import pytest
 
 from harness.arena.record import verify
 from harness.tournament.schedule import round_robin
-from test_tournament import BOTS, PY, ROOT, _cmd, _env, _recorded, _standings, _wait_gone
+from test_tournament import BOTS, PY, ROOT, _env, _recorded, _standings, _wait_gone
+from test_tournament import _cmd as _tournament_cmd
+
+
+def _cmd(tmp: Path, *extra: str, rounds: int = 2) -> list[str]:
+    """The tournament command, unsandboxed: these tests kill the arena at random moments, and an
+    arena killed while a sandboxed bot is starting can leave bubblewrap's namespace reaper behind
+    (a known defect, see the closing note of issue 11); here the subject is the store, not the sandbox."""
+    return _tournament_cmd(tmp, *extra, "--limit", "sandbox=none", rounds=rounds)
 
 
 def _rows(db: Path) -> list[dict]:

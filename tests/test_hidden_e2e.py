@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from arena_util import ROOT
-from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, play_match
+from harness.arena import Arena, Cause, Clock, Entrant, Limits, MatchResult, play_match
 from harness.arena.record import read
 from harness.games.sixtysix.cards import CARD_INDEX
 from harness.games.sixtysix.engine import State
@@ -38,6 +38,9 @@ CLOCK = Clock(move_ms=2000, bank_ms=5000)
 BOTS = ("A", "B", "C")
 
 
+wire: dict[str, str] = {}  # the opaque id each match had on the wire -> its match id
+
+
 def play_all(tmp: Path) -> tuple[list[MatchResult], dict[str, Path]]:
     """Round-robin batches (4 matches at once) until the decisions played pass TARGET."""
     dumps = {n: tmp / f"{n}.dump" for n in BOTS}
@@ -45,14 +48,19 @@ def play_all(tmp: Path) -> tuple[list[MatchResult], dict[str, Path]]:
     async def go() -> list[MatchResult]:
         arena = Arena()
         await arena.start("127.0.0.1:0")
-        ents = {n: Entrant(n, f"{ADVERSARY} random --dump={dumps[n]}", arena=arena) for n in BOTS}
+        ents = {n: Entrant(n, f"{ADVERSARY} random --dump={dumps[n]}", arena=arena,  # the capture is a file the
+                           limits=Limits(sandbox="none")) for n in BOTS}  # bot writes: outside the sandbox
         gate = asyncio.Semaphore(4)
         results: list[MatchResult] = []
+
+        def on_event(ev: dict) -> None:
+            if ev["type"] == "start":
+                wire[ev["wire_id"]] = ev["match_id"]
 
         async def one(k: int, a: str, b: str) -> None:
             async with gate:
                 results.append(await play_match((ents[a], ents[b]), match_id=f"m{k}-{a}{b}", seed=1000 + k,
-                                                rules=Rules(), clock=CLOCK, record_dir=tmp))
+                                                rules=Rules(), clock=CLOCK, record_dir=tmp, on_event=on_event))
 
         pairs = itertools.cycle([("A", "B"), ("B", "C"), ("C", "A"), ("B", "A"), ("C", "B"), ("A", "C")])
         k = 0
@@ -139,16 +147,18 @@ def test_observations_hide_what_they_must_and_reveals_reach_only_the_players(tmp
             kind = msg.WhichOneof("kind")
             body = getattr(msg, kind)
             if hasattr(body, "match_id"):
-                assert body.match_id in mine, (name, kind, body.match_id)  # nothing of other matches
+                assert wire[body.match_id] in mine, (name, kind, body.match_id)  # nothing of other matches
+                assert body.match_id not in by_id  # opaque: not the match's own id
             if kind == "deal_end":
-                reveals[body.match_id][name] += 1
+                reveals[wire[body.match_id]][name] += 1
             if kind != "request":
                 continue
             req = msg.request
-            r = by_id[req.match_id]
-            if req.match_id not in states:
-                states[req.match_id] = decision_states(r.record)
-            m = states[req.match_id][req.decision_no]
+            mid = wire[req.match_id]
+            r = by_id[mid]
+            if mid not in states:
+                states[mid] = decision_states(r.record)
+            m = states[mid][req.decision_no]
             seat = m.state.to_act
             assert r.players[player_of(m, seat)] == name  # asked only on its own turn
             assert req.deal_no == m.deal_no

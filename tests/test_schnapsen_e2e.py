@@ -97,7 +97,8 @@ def test_a_schnapsen_tournament_survives_sigkill_and_resumes(tmp_path: Path) -> 
     mark = f"sch-{os.getpid()}"
     bots = {"random": RANDOM, "greedy": GREEDY, "random2": RANDOM}
     args = [PY, "-m", "harness.cli", "tournament", "--game", "schnapsen", "--name", "sch", "--rounds", "2",
-            "--seed", "7", "--concurrency", "2", "--db", str(tmp_path / "arena.db"), "--out", str(tmp_path)]
+            "--seed", "7", "--concurrency", "2", "--db", str(tmp_path / "arena.db"), "--out", str(tmp_path),
+            "--limit", "sandbox=none"]  # killed at a random moment: see test_crash_safety._cmd
     for name, command in bots.items():
         args += ["--bot", f"{name}={command}"]
     scheduled = [p.match_id for p in round_robin(list(bots), 2, 7)]

@@ -2,26 +2,35 @@
 
 Greedy must play Schnapsen sensibly: exchange the trump jack (SCH-5), marry (66-9), claim at 66
 (66-11); search must find deals consistent with a 20-card observation; the sample bots declare
-the games they play.
+the games they play, and ``greedy_bot.py`` plays every registered game from what the SDK decodes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import random
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from arena_util import with_arena
+from harness.arena import Arena, Cause, Clock, Entrant, play_match
 from harness.games import registry
+from harness.games.base import turn
 from harness.games.sixtysix.cards import parse_deck
 from harness.games.sixtysix.engine import deal
 from harness.games.sixtysix.observe import Observation, observe
+from harness.players import players_for
+from harness.sdk import Observation as SdkObservation
 from harness.sdk.helpers import Determinizer
 from harness.strategies import greedy_action, random_action
 from harness.strategies_search import Budget, search_action
+from harness.wire import arena_pb2 as pb
+from harness.wire.codecs import codec
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("sixtysix", "schnapsen")
@@ -130,7 +139,7 @@ def _bot_class(file: str, name: str) -> Any:
 
 def test_sample_bots_declare_their_games() -> None:
     assert _bot_class("random_bot", "RandomBot").games == registry.ids()
-    assert _bot_class("greedy_bot", "GreedyBot").games == FAMILY
+    assert _bot_class("greedy_bot", "GreedyBot").games == registry.ids()
     assert _bot_class("search_bot", "SearchBot").games == FAMILY
 
 
@@ -138,3 +147,62 @@ def test_random_bot_plays_schnapsen_deterministically() -> None:
     bot = _bot_class("random_bot", "RandomBot")()
     obs = next(o for o in observations("schnapsen", 1, 2) if len(o.legal) > 2)
     assert bot.act(obs) == bot.act(obs) in obs.legal
+
+
+def sdk_decoded(game_id: str, rules_map: dict[str, str], obs: Any, legal: tuple[str, ...], n: int) -> Any:
+    """``obs`` as a bot's ``act`` receives it: encoded by the game's codec as the arena sends it,
+    parsed, and decoded with the rules of the MatchStart map exactly as the SDK's connection does."""
+    c = codec(game_id)
+    req = pb.DecisionRequest.FromString(c.encode_request("m1", 1, n, obs, legal, 1000, 5000))
+    return c.decode_request(req, c.rules(rules_map), SdkObservation, move_ms=req.clock.move_ms,
+                            bank_ms=req.clock.bank_ms, received=1.0, match_id=req.match_id)
+
+
+GREEDY_GAMES = [(g, {}) for g in registry.ids()] + [("twenty_two", {"players": "3"}), ("twenty_two", {"players": "7"})]
+
+
+@pytest.mark.parametrize(("game_id", "values"), GREEDY_GAMES)
+def test_greedy_bot_plays_every_game_from_what_the_sdk_decodes(game_id: str, values: dict[str, str]) -> None:
+    """Every seat is greedy_bot.py, fed through the wire codec and the SDK's decode: each of its actions
+    is legal and is the game's own greedy action on the undecoded observation (players_for's first)."""
+    bot = _bot_class("greedy_bot", "GreedyBot")()
+    game = registry.get(game_id)
+    rules = game.rules(values)
+    rules_map = game.rules_map(rules)
+    own = players_for(game_id, game.players(rules), random.Random(0))[0][1]
+    decisions = 0
+    for seed in range(1, 4):
+        m = game.start(seed, rules)
+        while (now := turn(game, m)) is not None:
+            _, obs, legal = now
+            decisions += 1
+            act = bot.act(sdk_decoded(game_id, rules_map, obs, legal, decisions))
+            assert act in legal and act == own(obs), (game_id, seed, act)
+            m = game.apply(m, act)
+        assert game.outcome(m) is not None
+    assert decisions > 100
+
+
+def test_greedy_bot_refuses_an_observation_of_no_game() -> None:
+    with pytest.raises(TypeError, match="no greedy player"):
+        _bot_class("greedy_bot", "GreedyBot")().act(object())
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("three_handed", 3), ("four_handed", 4), ("twenty_two", 4)])
+def test_greedy_bot_plays_a_real_match_of_each_table_game(game_id: str, players: int) -> None:
+    """greedy_bot.py against random_bot.py processes over gRPC: an illegal or undecodable action would
+    end the match as a forfeit (ILLEGAL/INVALID), so NORMAL means every greedy action was legal."""
+    py = f"{sys.executable} {ROOT / 'sample_bots'}"
+
+    async def go(arena: Arena) -> Any:
+        bots = (Entrant("greedy", f"{py}/greedy_bot.py", arena=arena),
+                *(Entrant(f"random{i}", f"{py}/random_bot.py", arena=arena) for i in range(1, players)))
+        try:
+            return await play_match(bots, match_id="g", seed=5, game=game_id,
+                                    clock=Clock(move_ms=5000, bank_ms=60_000))
+        finally:
+            await asyncio.gather(*(b.stop() for b in bots))
+
+    r = asyncio.run(with_arena(go))
+    assert r.cause is Cause.NORMAL, (r.cause, r.detail)
+    assert len(r.ranks) == players and r.decisions > 50

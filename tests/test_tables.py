@@ -64,7 +64,7 @@ def test_partnerships_self_and_rotate() -> None:
     with pytest.raises(ConfigError, match="at least 3 entrants"):
         from_flags(["a=x", "b=y"], game="three_handed")
     assert from_flags(["a=x", "b=y"], game="four_handed").partners == "self"
-    assert len(schedule(from_flags(["a=x", "b=y", "c=z"], game="three_handed"))) == 3
+    assert len(schedule(from_flags(["a=x", "b=y", "c=z"], game="three_handed", seed=1))) == 3
 
 
 def test_an_entrant_on_both_seats_of_a_team_is_rated_and_counted_once() -> None:
@@ -78,18 +78,24 @@ def test_an_entrant_on_both_seats_of_a_team_is_rated_and_counted_once() -> None:
             for r in sb.rows]
 
 
-def test_a_three_handed_tournament_survives_sigkill_and_resumes(tmp_path: Path) -> None:
-    mark = f"t3-{os.getpid()}"
+@pytest.mark.parametrize("game,rule,per_entrant", [("three_handed", "match_target=2", 9),
+                                                   ("twenty_two", "penalty_limit=10", 4)])
+def test_a_table_tournament_survives_sigkill_and_resumes(tmp_path: Path, game: str, rule: str,
+                                                         per_entrant: int) -> None:
+    """Issues 12 and 13: tables of 3 (three-handed) and of 4 (Twenty-Two) among four entrants."""
+    mark = f"t-{game}-{os.getpid()}"
     bots = {"r1": RANDOM, "r2": RANDOM, "r3": RANDOM, "r4": RANDOM}
-    args = [PY, "-m", "harness.cli", "tournament", "--game", "three_handed", "--name", "t3", "--rounds", "1",
-            "--seed", "3", "--concurrency", "2", "--rule", "match_target=2", "--db", str(tmp_path / "arena.db"),
-            "--out", str(tmp_path)]
+    args = [PY, "-m", "harness.cli", "tournament", "--game", game, "--name", "t", "--rounds", "1",
+            "--seed", "3", "--concurrency", "2", "--rule", rule, "--db", str(tmp_path / "arena.db"),
+            "--out", str(tmp_path), "--limit", "sandbox=none"]  # killed at a random moment: see test_crash_safety._cmd
     for name, command in bots.items():
         args += ["--bot", f"{name}={command}"]
-    scheduled = [p.match_id for p in tables(list(bots), 3, 1, 3)]
-    assert len(scheduled) == 12
+    cfg = from_flags([f"{n}={c}" for n, c in bots.items()], game=game, seed=3, rules=[rule],
+                     limits=["sandbox=none"])
+    scheduled = [p.match_id for p in schedule(cfg)]
+    assert len(scheduled) == 4 * per_entrant // cfg.seats  # every entrant at every table it belongs to
     proc = subprocess.Popen(args, cwd=ROOT, env=_env(mark), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wait_for("a few matches", lambda: len(_recorded(tmp_path / "arena.db")) >= 4 or proc.poll() is not None, 180)
+    wait_for("a few matches", lambda: len(_recorded(tmp_path / "arena.db")) >= 2 or proc.poll() is not None, 180)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not _wait_gone(mark)
@@ -98,7 +104,7 @@ def test_a_three_handed_tournament_survives_sigkill_and_resumes(tmp_path: Path) 
     assert _recorded(tmp_path / "arena.db") == scheduled  # each once, in schedule order, tables whole
     doc = json.loads((tmp_path / "leaderboard.json").read_text())
     rows = doc["standings"]
-    assert all(sum(r["places"]) == r["played"] == 9 for r in rows)  # every entrant sits at 3 tables x 3 legs
+    assert all(sum(r["places"]) == r["played"] == per_entrant for r in rows)  # every seat of every table
     assert "finished 1st/2nd/" in (tmp_path / "leaderboard.md").read_text()
     for rec in (tmp_path / "records").rglob("*.jsonl"):
         assert verify(rec).ok, rec
@@ -125,11 +131,12 @@ def test_arena_match_with_partners_self_seats_one_bot_per_team(tmp_path: Path) -
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
 
 
-@pytest.mark.parametrize("game,bots", [("three_handed", 3), ("four_handed", 2)])
-def test_a_league_forms_tables_of_its_game(tmp_path: Path, procs: list, game: str, bots: int) -> None:
+@pytest.mark.parametrize("game,bots,rule", [("three_handed", 3, "match_target=2"), ("four_handed", 2, "match_target=2"),
+                                           ("twenty_two", 4, "penalty_limit=10")])
+def test_a_league_forms_tables_of_its_game(tmp_path: Path, procs: list, game: str, bots: int, rule: str) -> None:
     """Issue 12: the league forms tables (or teams, partners "self") from the connected entrants
-    and plays each table in every seat rotation on one seed."""
-    lg = League(tmp_path, "--game", game, "--rule", "match_target=2")
+    and plays each table in every seat rotation, each on deals of its own (issue 11)."""
+    lg = League(tmp_path, "--game", game, "--rule", rule)
     procs.append(lg.proc)
     for i in range(bots):
         procs.append(lg.bot(lg.register(f"b{i}", owner=f"o{i}").token))
@@ -143,4 +150,22 @@ def test_a_league_forms_tables_of_its_game(tmp_path: Path, procs: list, game: st
     assert all(h["game"] == game for h in headers)
     seatings = [tuple(h["players"]) for h in headers]
     assert len(set(seatings)) == bots and len({frozenset(s) for s in seatings}) == 1  # every rotation, one table
-    assert len({read(r)[0]["seed"] for r in records}) == 1
+    assert len({read(r)[0]["seed"] for r in records}) == bots  # issue 11: no leg repeats another's deals
+
+
+def test_rotating_partners_get_a_table_of_results_with_each_partner() -> None:
+    from harness.leaderboard import Board, markdown, page
+
+    # A B C D rotate partnerships: A wins with everyone, so every row of A reads 100%.
+    played = []
+    for i, seating in enumerate(tables(["A", "B", "C", "D"], 4, 1, 1, partners="rotate")):
+        a_team = seating.players.index("A") % 2
+        ranks = tuple(0 if s % 2 == a_team else 1 for s in range(4))
+        played.append(Played(i, seating.match_id, seating.pair_id, seating.players, ranks,
+                             tuple(1 - r for r in ranks), teams=(0, 1, 0, 1)))
+    s = standings(Model(), ["A", "B", "C", "D"], played)
+    assert all(s.partners[("A", b)].rate == 1.0 and s.partners[("A", b)].games == 2 for b in "BCD")
+    assert s.partners[("B", "C")].rate == 0.0
+    board = Board("t", s, {"game": "four_handed"}, tuple(played))
+    assert "## With each partner" in markdown.render(board)
+    assert 'id="partners"' in page.render(board)

@@ -22,9 +22,11 @@ from rich.console import Console
 
 from harness.games.base import Game
 from harness.games.registry import get as get_game
+from harness.names import RULE, valid_name
 from harness.render import deal_view, match_summary
 
-from .entrant import REMOTE_PREFIX, Entrant
+from . import sandbox
+from .entrant import REMOTE_HELLO_S, REMOTE_PREFIX, Entrant
 from .match import play_match
 from .record import verify
 from .render import LiveView, live_view, replay_view, result_text
@@ -61,10 +63,13 @@ def _record_path(out: Path, match_id: str) -> Path:
 def cmd_match(args: Namespace) -> int:
     """Play one match between bots, shown live; write its record. Exit 0 when the match ended
     (forfeits included), 2 on bad arguments, 130 when interrupted."""
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)  # one line, never wrapped
     try:
         game = get_game(getattr(args, "game", None) or "sixtysix")
-        rules = game.rules(dict(_assignment(a) for a in getattr(args, "rule", None) or []))
+        values = dict(_assignment(a) for a in getattr(args, "rule", None) or [])
+        if "players" in game.rules_map(game.rules()) and "players" not in values:  # 22: one seat per bot
+            values["players"] = str(len(getattr(args, "bots", None) or []))
+        rules = game.rules(values)
     except ValueError as e:
         err.print(f"arena: {e}", markup=False)
         return 2
@@ -81,12 +86,19 @@ def cmd_match(args: Namespace) -> int:
         err.print(f"arena: {game.title} is played by {len(set(seating))} bots{more}, {len(bots)} given",
                   markup=False)
         return 2
+    for spec in bots:
+        if spec.startswith(REMOTE_PREFIX) and not valid_name(spec[len(REMOTE_PREFIX):]):
+            err.print(f"arena: bad remote bot name {spec[len(REMOTE_PREFIX):][:60]!r} ({RULE})", markup=False)
+            return 2
     move, bank = getattr(args, "move_time", 1.0), getattr(args, "time_bank", 10.0)
     if move <= 0 or bank < 0:
         err.print("arena: --move-time must be > 0 and --time-bank >= 0", markup=False)
         return 2
     seed = args.seed if getattr(args, "seed", None) is not None else random.randrange(1 << 31)
-    clock = Clock(move_ms=round(move * 1000), bank_ms=round(bank * 1000))
+    hello = getattr(args, "hello_time", None)
+    if hello is None:
+        hello = REMOTE_HELLO_S if any(b.startswith(REMOTE_PREFIX) for b in bots) else Clock().hello_s
+    clock = Clock(move_ms=round(move * 1000), bank_ms=round(bank * 1000), hello_s=hello)
     try:
         return asyncio.run(_match(args, bots, seating, game, rules, seed, clock))
     except KeyboardInterrupt:
@@ -116,6 +128,7 @@ async def _match(args: Namespace, bots: list[str], seating: list[int], game: Gam
                           f"ARENA_TOKEN={e.token}", highlight=False)
     match_id = f"{'-vs-'.join(e.name for e in entrants)}-s{seed}"
     out = Path(getattr(args, "out", None) or "results")
+    sandbox.keep_private(out)  # issue 11: empty for sandboxed bots
     view = LiveView(players=names, seed=seed, title=game.title, banks_ms=[clock.bank_ms] * len(names))
     result: list[MatchResult] = []
     show_live = getattr(args, "live", True)

@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
+from . import sandbox
 from .limits import Limits
-from .process import BotProcess, describe_exit
+from .process import BotProcess, argv_of, describe_exit
 from .result import Cause, Fault
 from .server import Arena, Session
 
@@ -37,8 +38,11 @@ class Entrant:
 
     A command entrant is launched on first use with a fresh one-time token in ARENA_TOKEN and
     the address in ARENA_ADDRESS; if its process or stream dies it is relaunched for the next
-    match and ``crashes`` counts that. A remote entrant waits for a bot presenting ``token``.
-    A command entrant runs under ``limits`` (default :class:`Limits`; None for none).
+    match and ``crashes`` counts that. A process that timed out is not reused: the next match gets
+    a fresh one, and the old one is stopped once its other matches end. A remote entrant waits for
+    a bot presenting ``token``. A command entrant runs under ``limits`` (default :class:`Limits`;
+    None for none), sandboxed when ``limits.sandbox`` says so: then it dials the arena's unix socket
+    (``arena.local_address``, or ``arena.address`` when that is one).
     """
 
     def __init__(self, name: str, command: str | None = None, remote_name: str | None = None, *,
@@ -60,6 +64,14 @@ class Entrant:
         self.session: Session | None = None
         self.process: BotProcess | None = None
         self._lock = asyncio.Lock()
+        self._stale: set[Session] = set()  # sessions of processes that timed out: never given a match again
+        self._busy: dict[Session, int] = {}  # matches in progress per session
+        self._retiring: set[asyncio.Task[None]] = set()
+        if command is not None:
+            try:
+                sandbox.register_bot(argv_of(command), cwd)  # hidden from every other sandboxed bot
+            except ValueError:
+                pass  # an empty or unparsable command fails at launch, with its own message
 
     @classmethod
     def parse(cls, spec: str, name: str | None = None, **kw: object) -> Entrant:
@@ -76,6 +88,8 @@ class Entrant:
                 self.arena = arena
             if self.arena is None:
                 raise RuntimeError("Entrant.ensure needs an Arena")
+            if self.session is not None and self.session in self._stale:
+                self.session, self.process = None, None  # its process is stopped once idle (metered)
             if self.session is not None:
                 if self.session.alive:
                     return self.session
@@ -105,9 +119,14 @@ class Entrant:
         assert self.arena is not None and self.command is not None and self.arena.address is not None
         self.token = "t" + secrets.token_urlsafe(18)  # never "-...": safe as a command-line argument
         fut = self.arena.expect(self.token)
-        proc = BotProcess(self.command, {"ARENA_ADDRESS": self.arena.address, "ARENA_TOKEN": self.token}, self.cwd,
-                          self.limits)
+        local = getattr(self.arena, "local_address", None) or self.arena.address
+        socket = local[len("unix:"):] if local.startswith("unix:") else None
         try:
+            proc = BotProcess(self.command, {"ARENA_ADDRESS": self.arena.address, "ARENA_TOKEN": self.token}, self.cwd,
+                              self.limits, socket=socket)
+            if proc.sandboxed and socket is None:
+                raise OSError(f"a sandboxed bot reaches the arena through a unix socket; this arena listens on "
+                              f"{self.arena.address} only")
             await proc.start()
         except (OSError, ValueError) as e:
             self.arena.forget(self.token)
@@ -137,16 +156,33 @@ class Entrant:
         """Charge the CPU time of ``session``'s process to one match while inside (see Limits.cpu_s)."""
         proc = session.process
         k = proc.open_window() if isinstance(proc, BotProcess) else None
+        self._busy[session] = self._busy.get(session, 0) + 1
         try:
             yield
         finally:
             if k is not None:
                 proc.close_window(k)
+            self._busy[session] -= 1
+            if not self._busy[session]:
+                del self._busy[session]
+                if session in self._stale:
+                    task = asyncio.ensure_future(self._retire(session))
+                    self._retiring.add(task)
+                    task.add_done_callback(self._retiring.discard)
+
+    async def _retire(self, session: Session) -> None:
+        """Stop the process of a session that timed out, once no match uses it."""
+        await session.goodbye("a bot that timed out is not reused", wait_s=min(1.0, self.stop_grace_s))
+        if isinstance(session.process, BotProcess):
+            await session.process.stop(self.stop_grace_s)
 
     async def explain(self, fault: Fault, session: Session | None = None) -> Fault:
         """Turn a lost stream into CRASH when the process (of ``session``, else the current one) has
         exited, waiting briefly to see it; the rest of its process group is killed at once."""
         proc = session.process if session is not None and session.process is not None else self.process
+        timed_out = session if session is not None else self.session
+        if fault.cause is Cause.TIMEOUT and timed_out is not None and self.command is not None:
+            self._stale.add(timed_out)
         if fault.cause is not Cause.DISCONNECT or not isinstance(proc, BotProcess):
             return fault
         code = await proc.wait_exit(0.5)
@@ -167,6 +203,10 @@ class Entrant:
                 self.session = None
             if self.process is not None:
                 await self.process.stop(self.stop_grace_s)
+            stale = [s for s in self._stale if isinstance(s.process, BotProcess)]
+            self._stale.clear()
+            await asyncio.gather(*(s.process.stop(self.stop_grace_s) for s in stale), *self._retiring,
+                                 return_exceptions=True)
 
 
 def _last_line(proc: BotProcess) -> str:

@@ -1,7 +1,11 @@
-"""Apply resource limits, then exec the bot: ``python -I -S launch.py [--as=N] [--nofile=N] -- ARGV...``.
+"""Apply resource limits, then exec the bot:
+``python -I -S launch.py [--as=N] [--nofile=N] [--parent=PID] -- ARGV...``.
 
 Run as a separate interpreter (no harness imports) so that nothing runs between fork and exec
 in the multi-threaded arena. Soft and hard limits are set equal, so the bot cannot raise them.
+With ``--parent`` (Linux; the sandbox uses it) the launched process is SIGKILLed when the arena dies,
+and does not start at all if the arena (PID) died already: otherwise an arena killed while a bot
+was starting would leave that bot behind.
 """
 
 import os
@@ -9,6 +13,18 @@ import resource
 import sys
 
 LIMITS = {"--as": resource.RLIMIT_AS, "--nofile": resource.RLIMIT_NOFILE}
+PR_SET_PDEATHSIG = 1
+
+
+def die_with(parent: int) -> bool:
+    """SIGKILL this process (kept across exec) when its parent dies; False if it is gone already."""
+    import ctypes
+    import signal
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        return True  # not Linux: only the arena's own cleanup applies
+    return os.getppid() == parent
 
 
 def main(args: list[str]) -> int:
@@ -23,6 +39,10 @@ def main(args: list[str]) -> int:
         for opt in args[:cut]:
             name, _, value = opt.partition("=")
             n = int(value)
+            if name == "--parent":
+                if not die_with(n):
+                    return 125  # the arena is gone: start nothing
+                continue
             _, hard = resource.getrlimit(LIMITS[name])
             if hard != resource.RLIM_INFINITY:
                 n = min(n, hard)

@@ -9,6 +9,7 @@ as a forfeit (a :class:`Fault`), never an exception: the offender's team ranks l
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
@@ -86,6 +87,9 @@ class _Loop:
         self.entrants = entrants
         self.names = tuple(e.name for e in entrants)
         self.match_id, self.seed, self.game, self.rules, self.clock = match_id, seed, game, rules, clock
+        # What the bots are told the match is called: random, so that it reveals nothing (no seed, no
+        # schedule position, no relation between the legs of a table). Records keep ``match_id``.
+        self.wire_id = "m" + secrets.token_hex(8)
         self.codec = get_codec(game.id)
         self.teams = game.teams(rules)
         self.emit = on_event
@@ -101,8 +105,8 @@ class _Loop:
 
     async def run(self, record_path: Path | None) -> None:
         if self.emit:
-            self.emit({"type": "start", "match_id": self.match_id, "players": self.names, "seed": self.seed,
-                       "game": self.game.id})
+            self.emit({"type": "start", "match_id": self.match_id, "wire_id": self.wire_id, "players": self.names,
+                       "seed": self.seed, "game": self.game.id})
         got = await asyncio.gather(*(e.ensure() for e in self.entrants))
         got = [plays(g, self.game.id) or g if isinstance(g, Session) else g for g in got]
         faults = [(p, g) for p, g in enumerate(got) if isinstance(g, Fault)]
@@ -123,6 +127,9 @@ class _Loop:
         except _Forfeit as f:
             self.finish(f.offender, f.fault, record_path)
             self._notify_end()
+            bad = self.sessions[f.offender]
+            if bad.violated:  # a protocol violation: tell the bot why, then end its stream
+                await bad.goodbye(f"forfeit ({f.fault.cause}): {f.fault.detail}", wait_s=0.5)
             return
         self.finish(None, Fault(Cause.NORMAL, ""), record_path)
         self._notify_end()
@@ -138,7 +145,7 @@ class _Loop:
         while (now := turn(g, m)) is not None:
             player, obs, legal = now
             deal_no = self.deal_no
-            request = codec.encode_request(self.match_id, deal_no, self.applied + 1, obs, legal, clock.move_ms,
+            request = codec.encode_request(self.wire_id, deal_no, self.applied + 1, obs, legal, clock.move_ms,
                                            int(bank[player] * 1000))
             reply, took = await self.sessions[player].decide(request, move_s + bank[player] + grace_s)
             if isinstance(reply, Fault):
@@ -196,12 +203,12 @@ class _Loop:
 
     def _match_start(self, player: int) -> bytes:
         """The MatchStart notice for ``player``."""
-        return notices.match_start(self.match_id, self.game.id, player, self.names, self.teams,
+        return notices.match_start(self.wire_id, self.game.id, player, self.names, self.teams,
                                    self.game.rules_map(self.rules), self.clock.move_ms, self.clock.bank_ms)
 
     def _deal_start_for(self, player: int) -> bytes:
         """The DealStart notice of the current deal for ``player``."""
-        return notices.deal_start(self.match_id, self.game.deal(self.m), player, self.game.scores(self.m))
+        return notices.deal_start(self.wire_id, self.game.deal(self.m), player, self.game.scores(self.m))
 
     def _deal_start(self) -> None:
         d = self.game.deal(self.m)
@@ -216,7 +223,7 @@ class _Loop:
     def _deal_end(self) -> None:
         end = self.game.deal_end(self.m)
         self.rec.end_deal(end)
-        data = notices.deal_end(self.match_id, end, self.codec)
+        data = notices.deal_end(self.wire_id, end, self.codec)
         for s in self.sessions:
             s.post(data)
         if self.emit:
@@ -226,7 +233,7 @@ class _Loop:
     def _notify_end(self) -> None:
         r = self.result
         assert r is not None
-        data = notices.match_end(self.match_id, r.ranks, r.scores, r.teams, TERMINATION[r.cause], r.detail)
+        data = notices.match_end(self.wire_id, r.ranks, r.scores, r.teams, TERMINATION[r.cause], r.detail)
         for s in self.sessions:
             s.post(data)
 

@@ -1,5 +1,6 @@
-"""A bot process: launched in its own process group under :class:`Limits`, stderr kept as a bounded
-tail (stdout is discarded), watched for the group limits, stopped for sure."""
+"""A bot process: launched in its own process group under :class:`Limits` (in the bubblewrap sandbox
+when ``Limits.sandbox`` resolves to ``bwrap``), stderr kept as a bounded tail (stdout is discarded),
+watched for the group limits, stopped for sure."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ import signal
 import sys
 from collections.abc import Mapping
 
+from . import sandbox
 from .limits import Limits, group_stats, group_usage
 
 TAIL_BYTES = 64 * 1024
 _LIVE: set[int] = set()  # process groups started here and not yet known to be gone
+_NO_PROC: list[str] = []  # set once the arena said that /proc is missing
 
 
 def argv_of(command: str) -> list[str]:
@@ -33,9 +36,10 @@ def argv_of(command: str) -> list[str]:
     return argv
 
 
-def group_members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes in process group ``pgid``, read from /proc."""
-    return [pid for pid, fields in group_stats(pgid) if fields[0] != b"Z"]
+def group_members(pgid: int, tree: bool = False) -> list[int]:
+    """Live (non-zombie) processes in process group ``pgid``, read from /proc; with ``tree`` (only
+    while process ``pgid`` is not reaped) also every descendant of process ``pgid``."""
+    return [pid for pid, fields in group_stats(pgid, tree) if fields[0] != b"Z"]
 
 
 def _killpg(pgid: int, sig: int) -> None:
@@ -52,13 +56,21 @@ def _kill_all() -> None:
 
 
 class BotProcess:
-    """One launched bot command. ``pid`` is also its process group id."""
+    """One launched bot command. ``pid`` is also its process group id.
+
+    Sandboxed (``limits.sandbox`` resolves to ``bwrap``), ``pid`` is bubblewrap's outer process;
+    ``socket`` (the host path of the arena's unix socket) is bound inside and ARENA_ADDRESS names it
+    there (without one the bot reaches nothing). No ``limits`` means no limits and no sandbox.
+    """
 
     def __init__(self, command: str, env: Mapping[str, str], cwd: str | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, socket: str | None = None) -> None:
         self.command = command
         self.argv = argv_of(command)
         self.limits = limits
+        self.sandbox = sandbox.resolve(limits.sandbox) if limits is not None else "none"
+        self.socket = socket
+        self._overhead: frozenset[int] = frozenset()  # the sandbox's own processes (not the bot's)
         self._env = {**os.environ, **env}
         self._cwd = cwd
         self._proc: asyncio.subprocess.Process | None = None
@@ -70,20 +82,70 @@ class BotProcess:
         self._stopped = False
         self.killed_for: str | None = None  # why the watchdog killed the group, if it did
 
+    @property
+    def sandboxed(self) -> bool:
+        return self.sandbox == "bwrap"
+
     async def start(self) -> None:
-        """Launch; raises OSError when the command cannot be executed."""
+        """Launch; raises OSError when the command cannot be executed (or sandboxed)."""
         argv = self.argv
+        info: tuple[int, int] | None = None
         if self.limits is not None:
             self._check_runnable()
-            argv = self.limits.wrap(argv)
-        self._proc = await asyncio.create_subprocess_exec(
-            *argv, env=self._env, cwd=self._cwd, stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, start_new_session=True,
-        )
+            if self.sandboxed:
+                info = os.pipe()
+                try:
+                    argv = sandbox.command(argv, cwd=self._cwd, socket=self.socket, info_fd=info[1])
+                except OSError:
+                    os.close(info[0])
+                    os.close(info[1])
+                    raise
+                if self.socket is not None:
+                    self._env["ARENA_ADDRESS"] = sandbox.INSIDE_ADDRESS
+            argv = self.limits.wrap(argv, die_with_arena=self.sandboxed)
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                *argv, env=self._env, cwd=self._cwd, stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, start_new_session=True,
+                pass_fds=() if info is None else (info[1],),
+            )
+        except BaseException:
+            if info is not None:
+                os.close(info[0])
+            raise
+        finally:
+            if info is not None:
+                os.close(info[1])
         _LIVE.add(self._proc.pid)
+        if info is not None:
+            self._read_info(info[0])
         self._drain = asyncio.create_task(self._read_stderr(self._proc.stderr))
         if self.limits is not None and self.limits.watched:
             self._watch = asyncio.create_task(self._watchdog(self.limits))
+
+    def _read_info(self, fd: int) -> None:
+        """Learn the sandbox's init pid from bwrap's --info-fd, without blocking, to leave it (and
+        bwrap itself) out of the process count."""
+        loop = asyncio.get_running_loop()
+        got = bytearray()
+        os.set_blocking(fd, False)
+
+        def readable() -> None:
+            try:
+                chunk = os.read(fd, 4096)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            got.extend(chunk)
+            init = sandbox.parse_info(bytes(got))
+            if init is not None or not chunk:
+                loop.remove_reader(fd)
+                os.close(fd)
+                assert self._proc is not None
+                self._overhead = frozenset({self._proc.pid} | ({init} if init is not None else set()))
+
+        loop.add_reader(fd, readable)
 
     def _check_runnable(self) -> None:
         """The launcher execs the command, so report a missing program here, as exec would."""
@@ -99,26 +161,49 @@ class BotProcess:
         """Start charging the group's CPU time to one match; returns its window id."""
         k = next(self._ids)
         pgid = self.pid
-        self._windows[k] = group_usage(pgid)[1] if pgid is not None and self.limits and self.limits.cpu_s else 0.0
+        self._windows[k] = group_usage(pgid, tree=self._unreaped)[1] \
+            if pgid is not None and self.limits and self.limits.cpu_s and not _NO_PROC else 0.0
         return k
 
     def close_window(self, k: int) -> None:
         self._windows.pop(k, None)
 
+    @property
+    def _unreaped(self) -> bool:
+        """Whether the first process is not reaped yet (so its pid, and its descendants, are ours)."""
+        return self._proc is not None and self._proc.returncode is None
+
     def kill(self, reason: str) -> None:
-        """SIGKILL the whole group now, remembering why (the match loop reports it as a CRASH)."""
+        """SIGKILL the whole group (and descendants that left it) now, remembering why (the match loop
+        reports it as a CRASH)."""
         if self.killed_for is None:
             self.killed_for = reason
         if self._proc is not None:
-            _killpg(self._proc.pid, signal.SIGKILL)
+            self._kill_all(signal.SIGKILL)
+
+    def _kill_all(self, sig: int) -> None:
+        assert self._proc is not None
+        pgid = self._proc.pid
+        _killpg(pgid, sig)
+        if self._unreaped and not _NO_PROC:
+            for pid in group_members(pgid, tree=True):
+                try:
+                    os.kill(pid, sig)
+                except (ProcessLookupError, PermissionError):
+                    pass
 
     async def _watchdog(self, limits: Limits) -> None:
         """Poll the group: too many processes, or too much CPU in a match window, kills it."""
         assert self._proc is not None
         pgid = self._proc.pid
+        if not os.path.isdir("/proc/self"):
+            if not _NO_PROC:
+                _NO_PROC.append("said")
+                print("arena: no /proc here (Linux-only): the process and CPU limits are not watched", file=sys.stderr)
+            return
         while self._proc.returncode is None and not self._stopped:
             await asyncio.sleep(limits.poll_s)
-            live, cpu = await asyncio.to_thread(group_usage, pgid)
+            live, cpu = await asyncio.to_thread(group_usage, pgid, self._overhead, self._unreaped)
             if limits.processes is not None and live > limits.processes:
                 self.kill(f"process limit: {live} processes in the group (limit {limits.processes})")
                 return
@@ -134,7 +219,11 @@ class BotProcess:
 
     @property
     def returncode(self) -> int | None:
-        return None if self._proc is None else self._proc.returncode
+        """The exit status; -N for death by signal N (also inside the sandbox, see sandbox.signal_of)."""
+        if self._proc is None:
+            return None
+        code = self._proc.returncode
+        return sandbox.signal_of(code) if self.sandboxed else code
 
     def stderr_tail(self) -> str:
         return self._tail.decode("utf-8", "replace")
@@ -158,7 +247,7 @@ class BotProcess:
         end = loop.time() + timeout
         while proc.returncode is None and loop.time() < end:
             await asyncio.sleep(0.005)
-        return proc.returncode
+        return self.returncode
 
     async def stop(self, grace: float = 2.0) -> None:
         """SIGTERM to the group, up to ``grace`` seconds for it to go, then SIGKILL; reap."""
@@ -167,13 +256,15 @@ class BotProcess:
             return
         self._stopped = True
         pgid = proc.pid
-        _killpg(pgid, signal.SIGTERM)
+        self._kill_all(signal.SIGTERM)
         loop = asyncio.get_running_loop()
         end = loop.time() + grace
         while loop.time() < end and (proc.returncode is None or group_members(pgid)):
             await asyncio.sleep(0.01 if proc.returncode is None else 0.02)
-        _killpg(pgid, signal.SIGKILL)
+        self._kill_all(signal.SIGKILL)
         await self.wait_exit(5.0)
+        # In the sandbox, the namespace's init is in the group and ends only after every process of
+        # the namespace is gone (pid_namespaces(7)): an empty group means nothing of the bot is left.
         while group_members(pgid) and loop.time() < end + 2.0:
             await asyncio.sleep(0.01)
         _LIVE.discard(pgid)

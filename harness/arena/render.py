@@ -61,7 +61,7 @@ def result_text(r: MatchResult) -> Text:
     names = Text(" and ").join(Text(r.players[p], f"bold {STYLES[p % len(STYLES)]}") for p in first)
     verb = " wins" if len(first) == 1 else " win"
     if r.cause is Cause.NORMAL:
-        sides = {}  # one score per team (partners share it)
+        sides: dict[int, int] = {}  # one score per team (partners share it)
         for p, team in enumerate(r.teams):
             sides.setdefault(team, r.scores[p])
         return Text.assemble(names, f"{verb} " + " : ".join(str(v) for v in sides.values()))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import shutil
+import tempfile
 import time
 from collections import deque
 from typing import Any
@@ -28,6 +30,7 @@ ARENA_VERSION = "0.2.0"
 SERVICE = "arena.v1.BotArena"
 MAX_MESSAGE_BYTES = 64 * 1024  # a bot's largest message; a Reply is a few dozen bytes
 TRANSPORT_CAP_FACTOR = 16  # gRPC itself refuses messages over 16 x the limit (at least 1 MiB): it cuts the stream
+LINGER_S = 2.0  # after a protocol violation, how long the stream stays open to tell the bot why
 EOF_SETTLE_S = 0.2  # after EOF, how long to watch for gRPC cancelling the call (see Session._after_eof)
 
 
@@ -52,6 +55,8 @@ class Session:
         self._flusher: asyncio.Task[None] | None = None
         self._reader: asyncio.Task[Any] | None = None
         self.process: Any = None  # the BotProcess behind this stream, set by the Entrant that launched it
+        self.violated = False  # the bot broke the protocol: the stream lingers so MatchEnd and Goodbye can say why
+        self._released = asyncio.Event()  # the arena has said what it had to say after a violation
 
     @property
     def alive(self) -> bool:
@@ -75,7 +80,7 @@ class Session:
     def post(self, data: bytes) -> None:
         """Queue an encoded ArenaMessage notice without waiting for it: it is written in order, before
         any message sent after it. A broken stream is noticed at the next decision."""
-        if self.fault is not None:
+        if self.fault is not None and not self.violated:
             return
         self._outbox.append(data)
         if self._flusher is None:
@@ -146,6 +151,12 @@ class Session:
                 problem = self._take(data)
                 if problem is not None:
                     self._fail(problem)
+                    # Keep the call open a moment: the match's MatchEnd and a Goodbye tell the bot why.
+                    self.violated = True
+                    try:
+                        await asyncio.wait_for(self._released.wait(), LINGER_S)
+                    except TimeoutError:
+                        pass
                     return
         finally:
             self._fail(Fault(Cause.DISCONNECT, "stream closed"))
@@ -197,6 +208,7 @@ class Session:
                 await asyncio.wait_for(self._write(data), wait_s)
             except Exception:  # noqa: BLE001
                 pass
+        self._released.set()
         self._fail(Fault(Cause.DISCONNECT, "session closed by the arena"))
         try:
             await asyncio.wait_for(self.closed.wait(), wait_s)
@@ -205,6 +217,7 @@ class Session:
 
     def close(self) -> None:
         """End the stream at once (cancels the RPC)."""
+        self._released.set()
         self._fail(Fault(Cause.DISCONNECT, "session closed by the arena"))
         if self._flusher is not None:
             self._flusher.cancel()
@@ -313,13 +326,17 @@ class Arena:
             raise ValueError(f"max_message_bytes must be at least 1024, not {max_message_bytes}")
         self.max_message_bytes = max_message_bytes
         self.address: str | None = None
+        self.local_address: str | None = None  # a unix socket for spawned (sandboxed) bots
+        self._local_dir: str | None = None
         self._server: Any = None
         self._expected = Waiters()
         self._sessions: set[Session] = set()
         self._hello_read_s = hello_read_s
 
-    async def start(self, listen: str = "127.0.0.1:0") -> str:
-        """Listen on ``host:port`` (port 0 picks one) or ``unix:PATH``; returns the address to dial."""
+    async def start(self, listen: str = "127.0.0.1:0", local: bool = True) -> str:
+        """Listen on ``host:port`` (port 0 picks one) or ``unix:PATH``; returns the address to dial.
+        With ``local`` (and a TCP ``listen``), also on a unix socket in a private temporary
+        directory, ``local_address``, which sandboxed bots reach (harness.arena.sandbox)."""
         server = grpc.aio.server(options=[("grpc.so_reuseport", 0),
                                           ("grpc.max_receive_message_length",
                                            transport_cap(self.max_message_bytes))])
@@ -327,10 +344,14 @@ class Arena:
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, {"Play": handler}),))
         port = server.add_insecure_port(listen)
         if listen.startswith("unix:"):
-            self.address = listen
+            self.address = self.local_address = listen
         else:
             host = listen.rsplit(":", 1)[0]
             self.address = f"{host}:{port}"
+            if local:
+                self._local_dir = tempfile.mkdtemp(prefix="arena-")
+                self.local_address = f"unix:{self._local_dir}/arena.sock"
+                server.add_insecure_port(self.local_address)
         await server.start()
         self._server = server
         return self.address
@@ -349,6 +370,9 @@ class Arena:
         if self._server is not None:
             await self._server.stop(grace)
             self._server = None
+        if self._local_dir is not None:
+            shutil.rmtree(self._local_dir, ignore_errors=True)
+            self._local_dir = None
 
     async def _play(self, request_iterator: Any, context: Any) -> None:
         hello = await receive_hello(context, self._hello_read_s, self.max_message_bytes)

@@ -62,6 +62,17 @@ def rules_text(board: Board) -> str:
     return "rules: " + ", ".join(changes) if changes else "default rules"
 
 
+def mean_place(row: Row) -> float | None:
+    """The entrant's mean finishing place (1 = first) over its rated matches.
+
+    >>> from harness.rating import Row
+    >>> mean_place(Row(1, "a", 25, 8, 1, 4, 2, 0, 0, 0, 0, 0, {}, None, (2, 1, 1)))
+    1.75
+    """
+    n = sum(row.places)
+    return sum((k + 1) * c for k, c in enumerate(row.places)) / n if n else None
+
+
 def tables(board: Board) -> bool:
     """Whether the board ranks a game of more than two sides (tables: places instead of pairs)."""
     return any(len(r.places) > 2 for r in board.standings.rows)
@@ -106,10 +117,10 @@ COLUMNS: tuple[Column, ...] = (
            shown=lambda b: not tables(b)),
     Column("places", "places 1/2/…", "finished 1st/2nd/…", "Places 1 2 …", "center",
            lambda b, r: "/".join(str(k) for k in r.places) or "–",
-           lambda b, r: {"places": list(r.places),
+           lambda b, r: {"places": list(r.places), "mean_place": mean_place(r),
                          "mean_points": r.points_for / r.played if r.played else None},
            wide=lambda b, r: ("/".join(str(k) for k in r.places) or "–")
-           + (f" (mean {r.points_for / r.played:.1f} pts)" if r.played else ""),
+           + (f" (mean place {mean_place(r):.2f}, {r.points_for / r.played:.1f} pts a match)" if sum(r.places) else ""),
            shown=tables),
     Column("failures", "failures", "failures", "Failures", "left", lambda b, r: failures_text(r.failures),
            lambda b, r: {"failures": r.failures}),

@@ -32,6 +32,16 @@ def render(board: Board) -> str:
                 lo, hi = c.interval
                 cells.append(f"{pct(c.rate)} ({pct(lo)}–{pct(hi)}, n={c.games})")
         lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
+    if s.partners:
+        lines += ["", "## With each partner", "",
+                  "How often the row entrant's team finished first with the column entrant as partner.", "",
+                  "| | " + " | ".join(names) + " |", "|:--|" + ":-:|" * len(names)]
+        for a in names:
+            cells = []
+            for b in names:
+                c = s.partners.get((a, b))
+                cells.append("·" if c is None or c.rate is None else f"{pct(c.rate)} (n={c.games})")
+            lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
     model = s.model
     lines += [
         "", "## How this table is computed", "",

@@ -89,6 +89,7 @@ def render(board: Board) -> str:
         _header(board),
         _ranking(board, colors),
         _heatmap(board),
+        _partners(board),
         _chart(board, colors),
         _footer(board),
         "</main></body></html>\n",
@@ -201,6 +202,25 @@ def heat_color(rate: float) -> str:
     return f"rgba({end[0]},{end[1]},{end[2]},{alpha:.2f})"
 
 
+def _partners(board: Board) -> str:
+    """For rotating partnerships: how often each entrant's team finished first with each partner."""
+    if not board.standings.partners:
+        return ""
+    names = board.standings.order
+    head = "<tr><th class=\"l\">with</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>"
+    rows = []
+    for a in names:
+        cells = [f"<th class=\"l name\">{escape(a)}</th>"]
+        for b in names:
+            c = board.standings.partners.get((a, b))
+            cells.append("<td class=\"self\">—</td>" if c is None or c.rate is None else
+                         f"<td>{escape(pct(c.rate))}<small> ({c.games})</small></td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return ("<section id=\"partners\"><h2>With each partner</h2><p class=\"sub\">How often the row entrant's "
+            "team finished first with the column entrant as partner.</p><div class=\"wrap\"><table>"
+            f"<thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></div></section>")
+
+
 def _heatmap(board: Board) -> str:
     names = board.standings.order
     head = "<tr><th class=\"l\">vs</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>"
@@ -311,8 +331,8 @@ def _chart(board: Board, colors: dict[str, str]) -> str:
 def _footer(board: Board) -> str:
     model = board.standings.model
     m = board.meta
-    seeds = m.get("round_seeds")
-    seed_text = f" Round seeds: <code>{escape(', '.join(map(str, seeds)))}</code>." if seeds else ""
+    seed_text = (" The seed of every finished match is in <code>leaderboard.json</code>."
+                 if m.get("match_seeds") else "")
     return (
         "<footer>TrueSkill with μ₀ = "
         f"{model.mu:g}, σ₀ = {model.sigma:.4g}, β = {model.beta:.4g}, τ = {model.tau:.4g}, draw probability "

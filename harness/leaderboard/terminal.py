@@ -92,9 +92,29 @@ def crosstable(board: Board) -> Table:
     return t
 
 
+def partner_table(board: Board) -> Table:
+    """How often each row entrant's team finished first with each column entrant as its partner."""
+    names = board.standings.order
+    t = Table(title="with each partner (row's team finished first)", box=box.SIMPLE, title_style="bold",
+              header_style="bold cyan")
+    t.add_column("")
+    for n in names:
+        t.add_column(n, justify="center")
+    for a in names:
+        cells: list[RenderableType] = [Text(a, style="bold")]
+        for b in names:
+            c = board.standings.partners.get((a, b))
+            cells.append(Text("·", style="dim") if c is None or c.rate is None else Text(f"{pct(c.rate)} ({c.games})"))
+        t.add_row(*cells)
+    return t
+
+
 def render(board: Board) -> Group:
-    """The final leaderboard: standings and crosstable."""
-    return Group(standings_table(board), crosstable(board))
+    """The final leaderboard: standings, crosstable, and for rotating partnerships the partner table."""
+    parts: list[RenderableType] = [standings_table(board), crosstable(board)]
+    if board.standings.partners:
+        parts.append(partner_table(board))
+    return Group(*parts)
 
 
 def live_view(board: Board, progress: RenderableType, failures: Sequence[str] = (),

@@ -7,8 +7,8 @@ so a copy of the database alone does not let anyone check guesses.
 >>> h = Hasher(b"k" * 32)
 >>> h.hash("abc") == h.hash("abc") != h.hash("abd")
 True
->>> name_problem("random-bot_2"), name_problem("a b")
-(None, "'a b' may only use letters, digits, '_', '-' and '.' (at most 40)")
+>>> name_problem("random-bot_2"), name_problem("..")
+(None, "'..' is not a name (letters, digits, _ . + -, a letter or digit first, no '..', at most 40)")
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import re
 import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+from harness.names import RULE, valid_name
+
 
 
 def new_secret() -> str:
@@ -35,9 +35,9 @@ def new_secret() -> str:
 
 
 def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be an entrant or owner name, or None."""
-    if NAME.fullmatch(name) is None:
-        return f"{name[:60]!r} may only use letters, digits, '_', '-' and '.' (at most 40)"
+    """Why ``name`` cannot be an entrant or owner name, or None (the one rule: :mod:`harness.names`)."""
+    if not valid_name(name):
+        return f"{name[:60]!r} is not a name ({RULE})"
     return None
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import asyncio
+import secrets
 import random
 import shutil
 import signal
@@ -29,6 +30,7 @@ from grpc_reflection.v1alpha import reflection
 from harness.arena.entrant import Entrant
 from harness.arena.match import play_match
 from harness.arena.result import Cause, Clock, MatchResult
+from harness.arena.sandbox import keep_private
 from harness.arena.server import SERVICE as BOT_SERVICE
 from harness.games import registry
 from harness.leaderboard import Board
@@ -91,6 +93,7 @@ class League:
         if recovered:
             self.log(f"{recovered} match(es) left unfinished by the last run recorded as interrupted")
         self.hasher = Hasher.for_db(cfg.db)
+        keep_private(Path(cfg.db).parent, cfg.out)  # the database, its keys, the records: empty for sandboxed bots
         self.gate = Gate(self.store, self.hasher, RateLimit(cfg.connect_per_minute, cfg.connect_burst),
                          cfg.reconnect_grace, cfg.max_message_bytes, hello_read_s=cfg.hello_s)
         self.register_limit = RateLimit(cfg.register_per_minute, cfg.register_burst)
@@ -278,13 +281,14 @@ class League:
 
     async def _pair(self, round_id: int, k: int, p: Pairing,
                     field: dict[str, tuple[EntrantRow, Entrant | Seat]]) -> list[MatchResult]:
-        seed = self.rng.randrange(1 << 31)
         results = []
-        # Every seat rotation of the table on one seed (a duplicate pair for two players); in a
-        # partnership game each entrant plays every seat of its team (partners "self").
+        # Every seat rotation of the table (both seatings of a pair); in a partnership game each
+        # entrant plays every seat of its team (partners "self"). Each leg has deals of its own: a
+        # league's bots connect from anywhere and cannot be kept from remembering a deal (issue 11).
         for leg, rotation in enumerate(rotations(p.players)):
             if self.stopping.is_set():
                 break  # no new match once stopping
+            seed = secrets.randbits(63)
             seated = [field[rotation[t]] for t in self.teams]
             match_id = f"r{round_id}-{k}{LEGS[leg]}"
             self.store.start_match(match_id, round_id, f"r{round_id}-{k}", leg, seed, tuple(x[0].id for x in seated),

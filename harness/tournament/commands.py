@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import secrets
 import json
 import shlex
 import signal
@@ -54,7 +56,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     flag_only = {"--name": args.name, "--rounds": args.rounds, "--seed": args.seed,
                  "--move-time": args.move_time, "--time-bank": args.time_bank, "--rule": args.rule,
                  "--limit": getattr(args, "limit", None), "--game": getattr(args, "game", None),
-                 "--partners": getattr(args, "partners", None)}
+                 "--partners": getattr(args, "partners", None), "--duplicate": getattr(args, "duplicate", None)}
     if args.config and args.bot:
         raise ConfigError("give either a CONFIG file or --bot entrants, not both")
     if args.config:
@@ -67,14 +69,14 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
             name=cfg.name, entrants=cfg.entrants, rounds=cfg.rounds, seed=cfg.seed,
             concurrency=overrides["concurrency"] or cfg.concurrency, move_s=cfg.move_s, bank_s=cfg.bank_s,
             rules=registry.get(cfg.game).rules_map(cfg.rules), limits=cfg.limits, db=args.db or cfg.db,
-            out=args.out or cfg.out, game=cfg.game, partners=cfg.partners or None,
+            out=args.out or cfg.out, game=cfg.game, partners=cfg.partners or None, duplicate=cfg.duplicate,
         ) if any(v is not None for v in overrides.values()) else cfg
     if not args.bot:
         raise ConfigError("no entrants: give a CONFIG file or --bot NAME=COMMAND (at least two)")
     return config_mod.from_flags(
         args.bot, name=args.name or "tournament", game=getattr(args, "game", None) or "sixtysix",
-        partners=getattr(args, "partners", None), rounds=1 if args.rounds is None else args.rounds,
-        seed=args.seed or 0, concurrency=args.concurrency,
+        partners=getattr(args, "partners", None), duplicate=getattr(args, "duplicate", None) or "auto", rounds=1 if args.rounds is None else args.rounds,
+        seed=args.seed, concurrency=args.concurrency,
         move_s=1.0 if args.move_time is None else args.move_time,
         bank_s=10.0 if args.time_bank is None else args.time_bank,
         rules=args.rule or (), limits=getattr(args, "limit", None) or (), db=args.db, out=args.out,
@@ -88,7 +90,7 @@ def resume_command(args: argparse.Namespace) -> str:
         words.append(args.config)
     for b in args.bot or []:
         words += ["--bot", b]
-    for flag in ("name", "game", "partners", "rounds", "seed", "move_time", "time_bank", "concurrency", "db", "out"):
+    for flag in ("name", "game", "partners", "duplicate", "rounds", "seed", "move_time", "time_bank", "concurrency", "db", "out"):
         value = getattr(args, flag, None)
         if value is not None:
             words += [f"--{flag.replace('_', '-')}", str(value)]
@@ -132,7 +134,15 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             # A run stopped before it recorded its tournament (killed while starting) starts afresh.
             existing = store.named(cfg.name)
             if existing is not None:
+                if cfg.seed is None:  # the secret drawn when it was created
+                    cfg = dataclasses.replace(cfg, seed=existing.config.get("seed"))
                 check_same(existing.config, cfg)
+        if cfg.seed is None:
+            cfg = dataclasses.replace(cfg, seed=secrets.randbits(128))  # issue 11: nobody can predict a deal
+        elif cfg.seed_set and any(e.remote is not None for e in cfg.entrants):
+            print(f"arena: warning: the seed of '{cfg.name}' was set by hand and it has remote entrants: anyone "
+                  "who knows the seed can compute every deal (leave the seed out for a secret one)",
+                  file=sys.stderr)
         runner.preflight(cfg.entrants)
         console = _console()
         return asyncio.run(_tournament(cfg, store, existing, console, resume_command(args)))
@@ -187,15 +197,20 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
         if not runner.pending(cfg, store.done(existing.id)):
             store.finish(existing.id)
             return _finish(cfg, store, existing, console, interrupted=False, resume=resume)
-    bots = runner.Bots(cfg.entrants, limits=cfg.limits)
+    policy = runner.legs_policy(cfg)
+    from harness.arena.sandbox import keep_private
+    keep_private(cfg.out, cfg.db.parent)  # issue 11: empty for sandboxed bots
+    bots = runner.Bots(cfg.entrants, limits=cfg.limits, per_leg=policy.per_leg)
     try:
-        entrants = await bots.start(cfg.game)
-        t = existing or store.create(cfg.name, cfg.identity(), len(runner.schedule(cfg)),
+        await bots.start(cfg.game)
+        console.print(f"[dim]{policy.why}[/]", highlight=False)
+        stored = cfg.identity() | {"legs": policy.why, "seed_set": cfg.seed_set}
+        t = existing or store.create(cfg.name, stored, len(runner.schedule(cfg)),
                                      [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
         view = _View(store, t, len(store.done(t.id)))
         stop = asyncio.Event()
         work = asyncio.ensure_future(runner.run(
-            cfg, store, t, entrants=entrants, play=_play_match(), stop=stop, crashes=bots.crashes,
+            cfg, store, t, seat=bots.seat, play=_play_match(), stop=stop, crashes=bots.crashes,
             on_result=view.add,
         ))
 

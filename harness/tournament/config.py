@@ -7,7 +7,8 @@ A config file looks like::
     partners = "self"        # partnership games only: "self" (an entrant plays both seats of a team)
                              # or "rotate" (individuals; everyone partners everyone at each table)
     rounds = 2               # duplicate round robins
-    seed = 66
+    seed = 66                # optional; without it a secret seed is drawn (nothing a bot sees predicts a deal)
+    duplicate = "auto"       # legs on the same deals: "auto" (with the sandbox), "trusted" (own bots), "off"
     concurrency = 2          # matches at once; default: number of cores
     db = "results/arena.db"  # optional
     out = "results"          # optional; leaderboards and match records go here
@@ -25,7 +26,8 @@ A config file looks like::
     open_files = 256         # RLIMIT_NOFILE of each bot process (default 256)
     processes = 64           # live processes in the bot's process group (default 64)
     poll_s = 0.1             # how often the watched limits are checked (default 0.1)
-    # 0 or false switches a limit off (not poll_s); a key left out keeps its default.
+    sandbox = "bwrap"        # "bwrap" (bubblewrap) or "none"; default: bwrap where it works
+    # 0 or false switches a limit off (not poll_s, not sandbox); a key left out keeps its default.
 
     [[entrant]]
     name = "greedy"
@@ -43,7 +45,6 @@ tests/test_fuzz_config.py).
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,8 +53,10 @@ from typing import Any
 
 from harness.arena.limits import Limits
 from harness.games import registry
+from harness.names import valid_name
 
-TOP_KEYS = {"name", "game", "partners", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "limits", "entrant"}
+TOP_KEYS = {"name", "game", "partners", "duplicate", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "limits", "entrant"}
+DUPLICATE = ("auto", "trusted", "off")
 TIME_KEYS = {"move", "bank"}
 ENTRANT_KEYS = {"name", "command"}
 # limit name -> (type, lowest allowed value other than 0/false for "off", highest)
@@ -64,8 +67,8 @@ LIMIT_KEYS: dict[str, tuple[type, float, float]] = {
     "processes": (int, 1, 1 << 16),
     "poll_s": (float, 0.001, 60.0),
 }
+SANDBOX_CHOICES = ("bwrap", "none")  # [limits] sandbox; left out: bwrap where it works (harness.arena.sandbox)
 OFF_WORDS = {"0", "false", "off", "none"}
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}$")
 
 
 class ConfigError(ValueError):
@@ -103,7 +106,7 @@ class TournamentConfig:
     name: str
     entrants: tuple[EntrantSpec, ...]
     rounds: int = 1
-    seed: int = 0
+    seed: int | None = None  # None: a secret is drawn when the tournament is created (issue 11)
     concurrency: int = field(default_factory=lambda: os.cpu_count() or 1)
     move_s: float = 1.0
     bank_s: float = 10.0
@@ -113,6 +116,8 @@ class TournamentConfig:
     out: Path = Path("results")
     game: str = "sixtysix"
     partners: str = ""  # "self" or "rotate" for a partnership game, else ""
+    duplicate: str = "auto"  # legs on the same deals: auto (with the sandbox), trusted, off
+    seed_set: bool = False  # the seed was set by hand (reproducible, and predictable: warned about)
 
     @property
     def seats(self) -> int:
@@ -132,6 +137,7 @@ class TournamentConfig:
             "entrants": [[e.name, e.label] for e in self.entrants],
             "rounds": self.rounds,
             "seed": self.seed,
+            **({"duplicate": self.duplicate} if self.duplicate != "auto" else {}),
             "time": {"move": self.move_s, "bank": self.bank_s},
             "rules": registry.get(self.game).rules_map(self.rules),
             "limits": self.limits.to_dict(),
@@ -192,7 +198,8 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
         partners=data.get("partners"),
         entrants=specs,
         rounds=data.get("rounds", 1),
-        seed=data.get("seed", 0),
+        seed=data.get("seed"),
+        duplicate=data.get("duplicate", "auto"),
         concurrency=data.get("concurrency"),
         move_s=time.get("move", 1.0),
         bank_s=time.get("bank", 10.0),
@@ -204,10 +211,10 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
 
 
 def from_flags(
-    bots: Sequence[str], *, name: str = "tournament", game: str = "sixtysix", rounds: int = 1, seed: int = 0,
+    bots: Sequence[str], *, name: str = "tournament", game: str = "sixtysix", rounds: int = 1, seed: int | None = None,
     concurrency: int | None = None, move_s: float = 1.0, bank_s: float = 10.0,
     rules: Sequence[str] = (), limits: Sequence[str] = (), db: str | None = None, out: str | None = None,
-    partners: str | None = None,
+    partners: str | None = None, duplicate: str = "auto",
 ) -> TournamentConfig:
     """A config from ``--bot NAME=COMMAND`` flags, ``--limit NAME=VALUE`` flags and the other options."""
     specs = []
@@ -228,13 +235,13 @@ def from_flags(
         if not sep:
             raise ConfigError(f"--limit '{show(item)}' is not written NAME=VALUE")
         given[key.strip()] = value.strip()
-    return build(name=name, game=game, partners=partners, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
+    return build(name=name, game=game, partners=partners, duplicate=duplicate, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
                  move_s=move_s, bank_s=bank_s, rules=parsed, limits=given, db=db, out=out)
 
 
 def entrant(name: str, command: Any) -> EntrantSpec:
     """One entrant from its name and ``command`` (a command line, or ``remote:NAME``)."""
-    if not NAME_RE.match(name):
+    if not valid_name(name):
         raise ConfigError(f"bad entrant name '{show(name)}' (letters, digits, _ . + -; at most 40)")
     if not isinstance(command, str):
         raise ConfigError(f"entrant '{name}' has a command that is not a string ({show(command)})")
@@ -245,7 +252,7 @@ def entrant(name: str, command: Any) -> EntrantSpec:
     command = command.strip()
     if command.startswith("remote:"):
         remote = command.removeprefix("remote:").strip()
-        if not NAME_RE.match(remote):
+        if not valid_name(remote):
             raise ConfigError(f"entrant '{name}' has a bad remote name '{show(remote)}'")
         return EntrantSpec(name, None, remote)
     return EntrantSpec(name, command)
@@ -254,11 +261,11 @@ def entrant(name: str, command: Any) -> EntrantSpec:
 def build(
     *, name: Any, entrants: Sequence[EntrantSpec], rounds: Any, seed: Any, concurrency: Any,
     move_s: Any, bank_s: Any, rules: Mapping[str, Any], db: Any, out: Any, game: Any = "sixtysix",
-    partners: Any = None,
+    partners: Any = None, duplicate: Any = "auto",
     limits: Limits | Mapping[str, Any] | None = None,
 ) -> TournamentConfig:
     """Check every value and make the config."""
-    if not isinstance(name, str) or not NAME_RE.match(name):
+    if not isinstance(name, str) or not valid_name(name):
         raise ConfigError(f"bad tournament name '{show(name)}' (letters, digits, _ . + -; at most 40)")
     if not isinstance(game, str) or game not in registry.ids():
         raise ConfigError(f"unknown game '{show(game)}' (games: {', '.join(registry.ids())})")
@@ -270,7 +277,10 @@ def build(
             raise ConfigError(f"duplicate entrant name '{e.name}'")
         seen.add(e.name)
     rounds = _int("rounds", rounds, 1, 999)
-    seed = _int("seed", seed, 0, 2**63 - 1)
+    seed_set = seed is not None
+    seed = None if seed is None else _int("seed", seed, 0, 2**63 - 1)
+    if duplicate not in DUPLICATE:
+        raise ConfigError(f"bad value '{show(duplicate)}' for 'duplicate' (expected one of: {', '.join(DUPLICATE)})")
     concurrency = (os.cpu_count() or 1) if concurrency is None else _int("concurrency", concurrency, 1, 256)
     move_s = _seconds("time.move", move_s, positive=True)
     bank_s = _seconds("time.bank", bank_s, positive=False)
@@ -295,6 +305,7 @@ def build(
         name=name, entrants=tuple(entrants), rounds=rounds, seed=seed, concurrency=concurrency,
         move_s=move_s, bank_s=bank_s, rules=parsed_rules, limits=limits,
         db=_path("db", db) or out_dir / "arena.db", out=out_dir, game=game, partners=partners or "",
+        duplicate=duplicate, seed_set=seed_set,
     )
 
 
@@ -318,9 +329,14 @@ def limits_of(values: Mapping[str, Any]) -> Limits:
     A key left out keeps the default of :class:`Limits`; 0 or false (or "off"/"none" from a flag)
     switches that limit off, except ``poll_s``, which must be more than 0.
     """
-    _no_unknown(values, set(LIMIT_KEYS), "[limits]")
+    _no_unknown(values, set(LIMIT_KEYS) | {"sandbox"}, "[limits]")
     chosen = Limits().to_dict()
     for key, raw in values.items():
+        if key == "sandbox":
+            if not isinstance(raw, str) or raw.strip().lower() not in SANDBOX_CHOICES:
+                raise ConfigError(f"bad limit sandbox '{show(raw)}' (expected one of: {', '.join(SANDBOX_CHOICES)})")
+            chosen[key] = raw.strip().lower()
+            continue
         chosen[key] = _limit(key, raw)
     try:
         return Limits(**chosen)

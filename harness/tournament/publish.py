@@ -9,7 +9,6 @@ from harness.arena.record import NO_END, read_checked
 from harness.games import registry
 from harness.leaderboard import Board
 from harness.rating import Model, Played, standings
-from harness.tournament.schedule import round_seed
 from harness.tournament.store import Store, Tournament
 
 
@@ -25,7 +24,8 @@ def board(store: Store, t: Tournament, model: Model = Model()) -> Board:
     """The leaderboard of tournament ``t`` as it stands in the store."""
     cfg = t.config
     names = [e[0] for e in cfg["entrants"]]
-    played = [played_of(r) for r in store.matches(t.id)]
+    rows = store.matches(t.id)
+    played = [played_of(r) for r in rows]
     restarts = store.restarts(t.id)
     game = registry.get(t.game)
     meta = {
@@ -33,10 +33,14 @@ def board(store: Store, t: Tournament, model: Model = Model()) -> Board:
         "name": t.name,
         "game": t.game,
         "game_title": game.title,
-        "seed": cfg["seed"],
+        # A drawn secret is never published (it would predict every deal to come); the seeds of
+        # finished matches are, and say nothing about the others (issue 11).
+        **({"seed": cfg["seed"]} if cfg.get("seed_set", True) else {}),
         "rounds": cfg["rounds"],
-        "round_seeds": [round_seed(cfg["seed"], r) for r in range(1, cfg["rounds"] + 1)],
-        "schedule": "duplicate round robin (circle method); each pairing plays the round's seed twice, seats swapped",
+        "match_seeds": {r["match_id"]: r["seed"] for r in rows},
+        "schedule": ("round robin of duplicate pairs (circle method)" if len(cfg["entrants"]) and
+                     all(len(r["players"]) == 2 for r in rows) else "tables in every seat rotation")
+        + "; " + cfg.get("legs", "each unit's legs play the round's seed"),
         "time": cfg["time"],
         "rules": cfg["rules"],
         "rule_changes": game.rules_changes(game.rules(cfg["rules"])),

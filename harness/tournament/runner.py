@@ -19,7 +19,7 @@ from harness.arena.limits import Limits
 from harness.arena.process import argv_of
 from harness.arena.result import Cause, Clock, Fault, MatchResult
 from harness.tournament.config import EntrantSpec, TournamentConfig
-from harness.tournament.schedule import Pairing, legs_of, tables
+from harness.tournament.schedule import Pairing, legs_of, seeded, tables
 from harness.tournament.store import Store, Tournament
 
 
@@ -57,15 +57,34 @@ def preflight(specs: Sequence[EntrantSpec]) -> None:
 
 
 class Bots:
-    """The arena server and one :class:`Entrant` per entrant, for the length of a run."""
+    """The arena server and the :class:`Entrant` objects of every entrant, for the length of a run.
+
+    With ``per_leg`` (duplicate legs with the sandbox), a spawned entrant has one bot process per leg
+    index: the process that plays leg ``a`` of a table never plays another leg of it, so no process
+    sees the same deals twice (issue 11). Remote entrants are one connection whatever the leg.
+    """
 
     def __init__(self, specs: Sequence[EntrantSpec], hello_s: float = 10.0,
-                 limits: Limits | None = Limits()) -> None:
+                 limits: Limits | None = Limits(), per_leg: bool = False) -> None:
         self.specs = list(specs)
         self.hello_s = hello_s
         self.limits = limits  # applied to every spawned entrant
+        self.per_leg = per_leg
         self.arena: Any = None
-        self.entrants: dict[str, Any] = {}
+        self.entrants: dict[str, Any] = {}  # leg 0's
+        self.legs: dict[tuple[str, int], Any] = {}  # the others', made when first needed
+
+    def seat(self, name: str, leg: int) -> Any:
+        """The Entrant that plays ``name``'s seat in a match of leg ``leg``."""
+        first = self.entrants[name]
+        if not self.per_leg or leg == 0 or first.command is None:
+            return first
+        key = (name, leg)
+        if key not in self.legs:
+            from harness.arena.entrant import Entrant
+
+            self.legs[key] = Entrant(name, first.command, arena=self.arena, hello_s=self.hello_s, limits=self.limits)
+        return self.legs[key]
 
     async def start(self, game: str = "sixtysix") -> dict[str, Any]:
         """Start the server and every command entrant; StartError if one cannot say Hello or does
@@ -90,18 +109,55 @@ class Bots:
         return self.entrants
 
     def crashes(self) -> dict[str, int]:
-        return {n: e.crashes for n, e in self.entrants.items()}
+        out = {n: e.crashes for n, e in self.entrants.items()}
+        for (n, _), e in self.legs.items():
+            out[n] += e.crashes
+        return out
 
     async def close(self) -> None:
-        await asyncio.gather(*(e.stop() for e in self.entrants.values()), return_exceptions=True)
+        every = [*self.entrants.values(), *self.legs.values()]
+        await asyncio.gather(*(e.stop() for e in every), return_exceptions=True)
         if self.arena is not None:
             await self.arena.stop()
 
 
+@dataclass(frozen=True)
+class LegsPolicy:
+    """Whether the legs of a unit share deals, and how that is kept fair (issue 11)."""
+
+    shared: bool  # the legs of a unit play the same deals (duplicate), except for remote entrants
+    per_leg: bool  # each leg index has its own sandboxed bot process
+    why: str  # one line for the console and the leaderboard
+
+
+def legs_policy(cfg: TournamentConfig) -> LegsPolicy:
+    """Duplicate legs only where no bot can carry memory from one leg to the next: with the sandbox
+    (one process per leg index, no files, no network), or for bots declared ``duplicate = "trusted"``.
+    Otherwise every leg gets deals of its own, seats still rotated."""
+    if cfg.duplicate == "off":
+        return LegsPolicy(False, False, 'independent deals in every leg (duplicate = "off")')
+    from harness.arena.sandbox import resolve
+
+    if resolve(cfg.limits.sandbox) == "bwrap":
+        return LegsPolicy(True, True, "duplicate legs, each played by its own sandboxed bot process "
+                                      "(remote entrants: independent deals)")
+    if cfg.duplicate == "trusted":
+        return LegsPolicy(True, False, 'duplicate legs without the sandbox (duplicate = "trusted": the bots '
+                                       "are trusted not to remember deals)")
+    return LegsPolicy(False, False, "independent deals in every leg: duplicate legs need the sandbox "
+                                    '(bubblewrap) or duplicate = "trusted"')
+
+
 def schedule(cfg: TournamentConfig) -> list[Pairing]:
     """Every match of the tournament in schedule order: duplicate pairs for two seats, tables in all
-    their seat rotations for more (:func:`harness.tournament.schedule.tables`)."""
-    return list(tables(cfg.names, cfg.seats, cfg.rounds, cfg.seed, cfg.partners))
+    their seat rotations for more (:func:`harness.tournament.schedule.tables`), each unit with its own
+    seed from the tournament's secret (:func:`harness.tournament.schedule.seeded`)."""
+    if cfg.seed is None:
+        raise ValueError("the tournament's seed is drawn before it is scheduled")
+    policy = legs_policy(cfg)
+    remote = {e.name for e in cfg.entrants if e.remote is not None}
+    return list(seeded(tables(cfg.names, cfg.seats, cfg.rounds, cfg.seed, cfg.partners), cfg.seed,
+                       lambda p: not policy.shared or any(n in remote for n in p.players)))
 
 
 def pending(cfg: TournamentConfig, done: set[str]) -> list[Pairing]:
@@ -133,7 +189,8 @@ async def run(
     store: Store,
     tournament: Tournament,
     *,
-    entrants: dict[str, Any],
+    entrants: dict[str, Any] | None = None,
+    seat: Callable[[str, int], Any] | None = None,
     play: PlayFn,
     stop: asyncio.Event,
     crashes: Callable[[], dict[str, int]] = dict,
@@ -144,6 +201,8 @@ async def run(
     Matches go out in schedule order; ``stop`` being set lets those in flight finish. A match
     that comes back INTERRUPTED (cancelled) is not recorded and stays pending.
     """
+    fixed = entrants or {}
+    chooser: Callable[[str, int], Any] = seat if seat is not None else (lambda name, leg: fixed[name])
     todo = pending(cfg, store.done(tournament.id))
     base = store.restarts(tournament.id)
     rdir = record_dir(cfg, tournament)
@@ -161,7 +220,7 @@ async def run(
             except asyncio.QueueEmpty:
                 return
             set_aside(rdir / f"{p.match_id}.jsonl", "interrupted")  # left by a killed run, never recorded
-            seated = tuple(entrants[n] for n in p.players)
+            seated = tuple(chooser(n, p.leg) for n in p.players)
             result = await play(seated, match_id=p.match_id, seed=p.seed, game=cfg.game, rules=cfg.rules,
                                 clock=clock, record_dir=rdir)
             if result.cause == Cause.INTERRUPTED:

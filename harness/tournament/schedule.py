@@ -23,12 +23,13 @@ rotations (its legs) on the same seed, so no seat and no deal favours anyone.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 
 LEGS = "abcdefghijklmnopqrstuvwxyz"
 ALL_SUBSETS_UP_TO = 40  # tables per round: every k-subset of the field when there are at most this many
@@ -219,6 +220,30 @@ def partnerships(table: Sequence[str]) -> list[tuple[str, ...]]:
     for x, y, z, w in ((a, b, c, d), (a, c, b, d), (a, b, d, c)):  # partners x&z, y&w
         out += [(x, y, z, w), (y, x, w, z)]
     return out
+
+
+def unit_seed(secret: int, unit: str, leg: int | None = None) -> int:
+    """The match seed of one unit (a duplicate pair or table) of a tournament, or of one of its legs
+    when the legs must not share deals: a keyed hash of the tournament's secret, so that no seed says
+    anything about another (issue 11). A 63-bit integer.
+
+    >>> unit_seed(7, "001-01-01") == unit_seed(7, "001-01-01") != unit_seed(7, "001-01-02")
+    True
+    >>> unit_seed(7, "001-01-01", 0) != unit_seed(7, "001-01-01", 1)
+    True
+    """
+    key = str(secret).encode()
+    msg = unit if leg is None else f"{unit}/leg/{leg}"
+    return int.from_bytes(hmac.new(key, msg.encode(), hashlib.sha256).digest()[:8], "big") >> 1
+
+
+def seeded(pairings: Iterator[Pairing], secret: int, independent: Callable[[Pairing], bool]) -> Iterator[Pairing]:
+    """The schedule with each unit's own seed (:func:`unit_seed`): every leg of a unit plays the same
+    deals, except where ``independent(p)`` (a remote entrant, an untrusted unsandboxed field), where each
+    leg gets deals of its own and only the seat rotation stays."""
+    for p in pairings:
+        leg = p.leg if independent(p) else None
+        yield replace(p, seed=unit_seed(secret, p.pair_id, leg))
 
 
 def tables(names: Sequence[str], seats: int, rounds: int, seed: int, partners: str = "") -> Iterator[Pairing]:

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
+from functools import partial
 from typing import Any
 
-from harness.games import registry
 from harness.games.base import DealEnd
 from harness.games.four_handed.cards import CARD_INDEX, SUITS
 from harness.games.four_handed.observe import Observation
 from harness.games.four_handed.options import Rules
 
 from . import arena_pb2 as pb
-from .convert import WireError, action_from_pb, card_from_pb, fill_action, fill_card
+from . import common
+from .convert import WireError
 
 GAME_ID = "four_handed"
 _SUIT_PB: dict[str, pb.Suit] = dict(zip(SUITS, (pb.SUIT_CLUBS, pb.SUIT_DIAMONDS, pb.SUIT_HEARTS, pb.SUIT_SPADES)))
@@ -40,43 +41,22 @@ def observation_to_pb(obs: Observation) -> pb.FourHandedObservation:
         seat=obs.seat, point=_POINT_PB[obs.point], trump_suit=_SUIT_PB[obs.trump_suit], leader=obs.leader,
         points=obs.points, tricks=obs.tricks, game_score=obs.game_score, team=obs.team,
     )
-    if obs.to_act is not None:
-        m.to_act = obs.to_act
-    for c in obs.hand:
-        fill_card(m.hand.add(), c)
-    if obs.trump_card is not None:
-        fill_card(m.trump_card, obs.trump_card)
-    for seat, c in obs.trick:
-        fill_action(m.trick.add(seat=seat).action, c)
-    for seat, c in obs.history:
-        fill_action(m.history.add(seat=seat).action, c)
+    common.fill_table(m, obs)
     return m
 
 
-def _seat(v: int) -> int:
-    if v > 3:
-        raise WireError(f"bad seat {v}")
-    return v
-
-
-def _card(msg: pb.Card) -> str:
-    c = card_from_pb(msg)
-    if c not in CARD_INDEX:
-        raise WireError(f"{c!r} is not a card of four-handed Sixty-Six")
-    return c
+_seat = partial(common.seat, n=4)
+_card = partial(common.card, known=CARD_INDEX, game="four-handed Sixty-Six")
 
 
 def _play(e: pb.Event) -> tuple[int, str]:
-    a = action_from_pb(e.action)
-    if a not in CARD_INDEX:
-        raise WireError(f"{a!r} is not a card of four-handed Sixty-Six")
+    a = common.action(e.action, CARD_INDEX, "a card of four-handed Sixty-Six")
     return _seat(e.seat), a
 
 
 def _pair(values: Sequence[int], name: str) -> tuple[int, int]:
-    if len(values) != 2:
-        raise WireError(f"{name} has {len(values)} values, expected 2")
-    return (values[0], values[1])
+    a, b = common.sized(values, 2, name)
+    return (a, b)
 
 
 def observation_from_pb(m: pb.FourHandedObservation, rules: Rules, legal: Sequence[str] = (),
@@ -121,31 +101,16 @@ class FourHandedCodec:
 
     def encode_request(self, match_id: str, deal_no: int, decision_no: int, obs: Observation, legal: Sequence[str],
                        move_ms: int, bank_ms: int) -> bytes:
-        req = pb.DecisionRequest(match_id=match_id, deal_no=deal_no, decision_no=decision_no,
-                                 clock=pb.Clock(move_ms=move_ms, bank_ms=bank_ms))
-        for a in legal:
-            fill_action(req.legal.add(), a)
-        req.four_handed.CopyFrom(observation_to_pb(obs))
-        return req.SerializeToString()
+        return common.request_bytes(GAME_ID, observation_to_pb(obs), match_id, deal_no, decision_no, legal, move_ms,
+                                    bank_ms)
 
     def decode_request(self, req: pb.DecisionRequest, rules: Rules, cls: Any = None, **extra: Any) -> Observation:
-        which = req.WhichOneof("observation")
-        if which != GAME_ID:
-            raise WireError(f"the request carries no {GAME_ID} observation ({which})")
-        legal = []
-        for a in req.legal:
-            text = action_from_pb(a)
-            if text not in CARD_INDEX:
-                raise WireError(f"{text!r} is not a four-handed action")
-            legal.append(text)
-        return observation_from_pb(req.four_handed, rules, legal, cls, **extra)
+        m = common.observation_of(req, GAME_ID)
+        legal = tuple(common.action(a, CARD_INDEX, "a four-handed action") for a in req.legal)
+        return observation_from_pb(m, rules, legal, cls, **extra)
 
     def rules(self, values: Mapping[str, str]) -> Rules:
-        try:
-            rules: Rules = registry.get(GAME_ID).rules(dict(values))
-        except ValueError as e:
-            raise WireError(str(e)) from None
-        return rules
+        return common.rules_of(Rules.from_mapping, values)
 
     def fill_deal_end(self, msg: pb.DealEnd, end: DealEnd) -> None:
         r = end.record

@@ -20,16 +20,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
+from functools import partial
 from typing import Any
 
-from harness.games import registry
 from harness.games.base import DealEnd
-from harness.games.three_handed.engine import BIT_OF, SUITS, WORDS
+from harness.games.three_handed.engine import ACTIONS, BIT_OF, SUITS
 from harness.games.three_handed.observe import ThreeHandedObservation
 from harness.games.three_handed.options import Rules
 
 from . import arena_pb2 as pb
-from .convert import WireError, action_from_pb, card_from_pb, fill_action, fill_card
+from . import common
+from .convert import WireError
 
 GAME_ID = "three_handed"
 _SUIT_PB = {s: i + 1 for i, s in enumerate(SUITS)}  # SUIT_CLUBS = 1 .. SUIT_SPADES = 4
@@ -60,39 +61,18 @@ def observation_to_pb(obs: ThreeHandedObservation) -> pb.ThreeHandedObservation:
     """Exactly the fields of ``obs`` (legal actions and rules travel elsewhere)."""
     m = pb.ThreeHandedObservation(seat=obs.seat, point=_POINT_PB[obs.point], leader=obs.leader, points=obs.points,
                                   tricks=obs.tricks, marriages=obs.marriages, game_score=obs.game_score)
-    if obs.to_act is not None:
-        m.to_act = obs.to_act
-    for c in obs.hand:
-        fill_card(m.hand.add(), c)
     if obs.trump is not None:
         m.trump = _SUIT_PB[obs.trump]  # type: ignore[assignment]
-    if obs.trump_card is not None:
-        fill_card(m.trump_card, obs.trump_card)
-    for seat, c in obs.trick:
-        fill_action(m.trick.add(seat=seat).action, c)
-    for seat, a in obs.history:
-        fill_action(m.history.add(seat=seat).action, a)
+    common.fill_table(m, obs)
     return m
 
 
-def _seat(v: int) -> int:
-    if v > 2:
-        raise WireError(f"bad seat {v}")
-    return v
-
-
-def _card(msg: pb.Card) -> str:
-    c = card_from_pb(msg)
-    if c not in BIT_OF:
-        raise WireError(f"{c!r} is not a card of three-handed Sixty-Six")
-    return c
+_seat = partial(common.seat, n=3)
+_card = partial(common.card, known=BIT_OF, game="three-handed Sixty-Six")
 
 
 def _action(msg: pb.Action) -> str:
-    a = action_from_pb(msg)
-    if a not in BIT_OF and a not in WORDS:
-        raise WireError(f"{a!r} is not a three-handed action")
-    return a
+    return common.action(msg, ACTIONS, "a three-handed action")
 
 
 def _event(e: pb.Event, cards_only: bool) -> tuple[int, str]:
@@ -103,9 +83,8 @@ def _event(e: pb.Event, cards_only: bool) -> tuple[int, str]:
 
 
 def _triple(values: Sequence[int], name: str) -> tuple[int, int, int]:
-    if len(values) != 3:
-        raise WireError(f"{name} has {len(values)} values, expected 3")
-    return (values[0], values[1], values[2])
+    a, b, c = common.sized(values, 3, name)
+    return (a, b, c)
 
 
 def observation_from_pb(m: pb.ThreeHandedObservation, rules: Rules, legal: Sequence[str] = (),
@@ -153,27 +132,17 @@ class ThreeHandedCodec:
 
     def encode_request(self, match_id: str, deal_no: int, decision_no: int, obs: ThreeHandedObservation,
                        legal: Sequence[str], move_ms: int, bank_ms: int) -> bytes:
-        req = pb.DecisionRequest(match_id=match_id, deal_no=deal_no, decision_no=decision_no,
-                                 clock=pb.Clock(move_ms=move_ms, bank_ms=bank_ms))
-        for a in legal:
-            fill_action(req.legal.add(), a)
-        req.three_handed.CopyFrom(observation_to_pb(obs))
-        return req.SerializeToString()
+        return common.request_bytes(GAME_ID, observation_to_pb(obs), match_id, deal_no, decision_no, legal, move_ms,
+                             bank_ms)
 
     def decode_request(self, req: pb.DecisionRequest, rules: Rules, cls: Any = None,
                        **extra: Any) -> ThreeHandedObservation:
-        which = req.WhichOneof("observation")
-        if which != GAME_ID:
-            raise WireError(f"the request carries no {GAME_ID} observation ({which})")
+        m = common.observation_of(req, GAME_ID)
         legal = tuple(_action(a) for a in req.legal)
-        return observation_from_pb(req.three_handed, rules, legal, cls, **extra)
+        return observation_from_pb(m, rules, legal, cls, **extra)
 
     def rules(self, values: Mapping[str, str]) -> Rules:
-        try:
-            rules: Rules = registry.get(GAME_ID).rules(dict(values))
-        except ValueError as e:
-            raise WireError(str(e)) from None
-        return rules
+        return common.rules_of(Rules.from_mapping, values)
 
     def fill_deal_end(self, msg: pb.DealEnd, end: DealEnd) -> None:
         r = end.record

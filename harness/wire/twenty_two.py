@@ -23,7 +23,8 @@ from harness.games.twenty_two.observe import Observation
 from harness.games.twenty_two.options import Rules
 
 from . import arena_pb2 as pb
-from .convert import WireError, action_from_pb, card_from_pb, fill_action, fill_card
+from . import common
+from .convert import WireError, action_from_pb, card_from_pb, fill_card
 
 CASE = "twenty_two"
 RANKS = "23456789TJQKA"
@@ -119,27 +120,18 @@ class TwentyTwoCodec:
 
     def encode_request(self, match_id: str, deal_no: int, decision_no: int, obs: Observation, legal: Sequence[str],
                        move_ms: int, bank_ms: int) -> bytes:
-        req = pb.DecisionRequest(match_id=match_id, deal_no=deal_no, decision_no=decision_no,
-                                 clock=pb.Clock(move_ms=move_ms, bank_ms=bank_ms))
-        for a in legal:
-            fill_action(req.legal.add(), a)
-        req.twenty_two.CopyFrom(observation_to_pb(obs))
-        return req.SerializeToString()
+        return common.request_bytes(CASE, observation_to_pb(obs), match_id, deal_no, decision_no, legal, move_ms,
+                                    bank_ms)
 
     def decode_request(self, req: pb.DecisionRequest, rules: Rules, cls: Any = None, **extra: Any) -> Observation:
         """The request's Observation. ``cls`` (another game's SDK type) and ``extra`` (the clock) are
         not part of it and are dropped."""
-        which = req.WhichOneof("observation")
-        if which != CASE:
-            raise WireError(f"the request carries no {CASE} observation ({which})")
+        m = common.observation_of(req, CASE)
         legal = tuple(action_from_pb(a) for a in req.legal)
-        return observation_from_pb(req.twenty_two, rules, legal)
+        return observation_from_pb(m, rules, legal)
 
     def rules(self, values: Mapping[str, str]) -> Rules:
-        try:
-            return Rules.from_mapping(dict(values))
-        except ValueError as e:
-            raise WireError(str(e)) from None
+        return common.rules_of(Rules.from_mapping, values)
 
     def fill_deal_end(self, msg: pb.DealEnd, end: DealEnd) -> None:
         r = end.record

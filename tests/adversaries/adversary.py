@@ -26,6 +26,17 @@ forkbomb         starts sleeping children without bound
 chatter          writes 3 MiB to stdout and stderr at its requests 1..3, then exits with status 7 (at --at)
 spy              answers with a request id it did not receive, after trying to hijack a stream
 random           plays fair (with --dump, a capture of exactly what the arena sent)
+
+Breaking out (issue 11; the sandbox must stop each): the bot tries, then exits with status 1 and
+``blocked: <error>`` as its last stderr line when it failed, or status 66 and ``BREACH: <what>``
+when it succeeded (so the match's CRASH detail says which).
+
+readfile PATH    reads PATH (a database, another bot's file, a file in $HOME)
+writefile PATH   creates PATH and writes to it (outside /tmp)
+tcp PORT         opens a TCP connection to 127.0.0.1:PORT (the host's loopback)
+setsid MARK      starts a child in a new session (``setsid``) with MARK in its command line that ignores
+                 SIGTERM and sleeps, then exits with status 5 (the child must not survive)
+forkbomb setsid  like forkbomb, each child in a new session (they leave the process group)
 """
 
 from __future__ import annotations
@@ -107,6 +118,36 @@ def spy_probe(address: str) -> None:
         ch.close()
 
 
+def breach(what: str, attempt) -> None:
+    """Try ``attempt``; exit 66 saying BREACH when it works, 1 saying blocked when it fails."""
+    try:
+        got = attempt()
+    except Exception as e:  # noqa: BLE001 - whatever stopped it is the report
+        sys.stderr.write(f"blocked: {what}: {type(e).__name__}: {e}\n")
+        sys.stderr.flush()
+        os._exit(1)
+    sys.stderr.write(f"BREACH: {what}: {got}\n")
+    sys.stderr.flush()
+    os._exit(66)
+
+
+def read_file(path: str) -> str:
+    with open(path, "rb") as f:
+        return f"read {len(f.read())} bytes"
+
+
+def write_file(path: str) -> str:
+    with open(path, "w") as f:
+        f.write("pwned\n")
+    return f"wrote {path}"
+
+
+def tcp(port: str) -> str:
+    import socket
+    with socket.create_connection(("127.0.0.1", int(port)), timeout=5):
+        return f"connected to 127.0.0.1:{port}"
+
+
 def dump(data: bytes) -> None:
     if DUMP:
         with open(DUMP, "a") as f:
@@ -173,8 +214,20 @@ def answer(mode: str, arg: str, req: pb.DecisionRequest, out: queue.Queue[bytes 
     elif mode == "forkbomb":
         kids = []
         while True:
-            kids.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"]))
+            kids.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
+                                         start_new_session=arg == "setsid"))
             time.sleep(0.01)
+    elif mode == "readfile":
+        breach(f"read {arg}", lambda: read_file(arg))
+    elif mode == "writefile":
+        breach(f"write {arg}", lambda: write_file(arg))
+    elif mode == "tcp":
+        breach(f"tcp 127.0.0.1:{arg}", lambda: tcp(arg))
+    elif mode == "setsid":
+        subprocess.Popen([sys.executable, "-c", SLEEPER, arg], start_new_session=True,  # not holding stderr open
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.2)
+        os._exit(5)
     elif mode == "spy":
         spy_probe(os.environ["ARENA_ADDRESS"])
         reply.reply.request_id = req.request_id + 1  # the next id: never sent to this stream yet

@@ -2,7 +2,7 @@
 
     python tests/bots/testbot.py MODE [ARG]
 
-random          a pseudo-random legal action (a hash of match id and decision number: cheap, repeatable)
+random          a pseudo-random legal action (a hash of what it sees and the decision number: cheap, repeatable)
 sleep S [N]     like random, but sleeps S seconds before answering, from decision N on (default 1)
 illegal [N]     from decision N on, plays a card that is not legal
 exit [N]        exits with status 3 at decision N
@@ -82,7 +82,9 @@ def answer(mode: str, req: pb.DecisionRequest, start: int, sleep_s: float) -> by
     obs = getattr(req, req.WhichOneof("observation"))  # sixtysix or schnapsen: the same message
     if len(legal) > 1 and obs.points[obs.seat] < 66:  # claim only with 66, like the sample random bot
         legal = [a for a in legal if a.kind != pb.ACTION_KIND_CLAIM]
-    reply.reply.action.CopyFrom(legal[zlib.crc32(f"{req.match_id}/{n}".encode()) % len(legal)])  # cheap, repeatable
+    # cheap and repeatable: a hash of what the seat sees (match ids are random on the wire)
+    seen = f"{n}/{','.join(a.text for a in legal)}/{','.join(c.text for c in getattr(obs, 'hand', ()))}"
+    reply.reply.action.CopyFrom(legal[zlib.crc32(seen.encode()) % len(legal)])
     if mode == "sleep" and misbehave:
         time.sleep(sleep_s)
     elif mode == "exit" and misbehave:

@@ -51,6 +51,28 @@ def parse_card(text: str) -> int:
         raise ValueError(f"{text!r} is not a card (rank 7 8 9 J Q K T A, then suit C D H S)") from None
 
 
+def parse_deck(text: str, pack: int) -> list[int]:
+    """A deck written as the ``pack``-card pack's cards, each once, top first (4H-2); ValueError names
+    a bad token in one line.
+
+    >>> parse_deck("7C 7C", 32)
+    Traceback (most recent call last):
+    ...
+    ValueError: '7C' (card 2) appears twice
+    """
+    cards: list[int] = []
+    for i, t in enumerate(text.split(), 1):
+        c = CARD_INDEX.get(t)
+        if c is None or c not in PACKS[pack]:
+            raise ValueError(f"{t!r} (card {i}) is not a card of the {pack}-card pack")
+        if c in cards:
+            raise ValueError(f"{t!r} (card {i}) appears twice")
+        cards.append(c)
+    if len(cards) != pack:
+        raise ValueError(f"{len(cards)} cards, expected {pack} (pack={pack})")
+    return cards
+
+
 def mask_of(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:

@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.games.base import DealEnd, DealStart, IllegalAction, Outcome
+from harness.games.options import changed_options, option_texts
+from harness.games.tools import play_out, read_deck
 
-from .cards import CARD_INDEX, CARD_STR, PACKS
+from .cards import CARD_INDEX, CARD_STR, PACKS, parse_deck
 from .engine import State, apply, deal, legal_actions, perft, play, summary
 from .observe import Observation, observe
 from .options import Rules
@@ -138,11 +140,10 @@ class FourHanded:
         return Rules.from_mapping(values)
 
     def rules_map(self, rules: Rules) -> dict[str, str]:
-        return {k: (("true" if v else "false") if isinstance(v, bool) else str(v)) for k, v in rules.to_dict().items()}
+        return option_texts(rules.to_dict())
 
     def rules_changes(self, rules: Rules) -> list[str]:
-        default = self.rules_map(Rules())
-        return [f"{k}={v}" for k, v in self.rules_map(rules).items() if default[k] != v]
+        return changed_options(self.rules_map(rules), self.rules_map(Rules()))
 
     def players(self, rules: Rules) -> int:
         return 4
@@ -194,26 +195,8 @@ class FourHanded:
     def position(self, deck: str, actions: Sequence[str], rules: Rules) -> State:
         """The deal of ``deck`` (the pack's cards, top first) after ``actions``; ValueError names the
         bad token in one line."""
-        tokens = deck.split()
-        cards: list[int] = []
-        for i, t in enumerate(tokens, 1):
-            c = CARD_INDEX.get(t)
-            if c is None or c not in PACKS[rules.pack]:
-                raise ValueError(f"bad deck: {t!r} (card {i}) is not a card of the {rules.pack}-card pack")
-            if c in cards:
-                raise ValueError(f"bad deck: {t!r} (card {i}) appears twice")
-            cards.append(c)
-        if len(cards) != rules.pack:
-            raise ValueError(f"bad deck: {len(cards)} cards, expected {rules.pack} (pack={rules.pack})")
-        state = deal(cards, rules)
-        for i, token in enumerate(actions, 1):
-            if token not in CARD_INDEX:
-                raise ValueError(f"unknown action {token!r} (action {i})")
-            try:
-                state = apply(state, token)
-            except IllegalAction as e:
-                raise ValueError(f"illegal action {token!r} (action {i}): {e}") from None
-        return state
+        cards = read_deck(lambda: parse_deck(deck, rules.pack))
+        return play_out(deal(cards, rules), actions, apply, CARD_INDEX)
 
     def summary(self, state: State) -> dict[str, object]:
         return summary(state)

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from harness.games.options import read_options, show
+
 RANGES = {"match_target": (1, 1000), "tie_carry_points": (0, 100)}  # 66-3.1, 66-13.4
 BOOLS = ("tie_carry_over", "trump_ten_bonus")
 
@@ -34,13 +36,7 @@ class Rules:
     def from_mapping(cls, values: Mapping[str, Any]) -> Rules:
         """A rule set from ``name -> value`` (strings, ints or bools); ValueError in one line names
         the bad option or value."""
-        out: dict[str, Any] = {}
-        for name, value in values.items():
-            if name not in _FIELDS:
-                raise ValueError(f"unknown rule option {name!r} for four_handed "
-                                 f"(options: {', '.join(_FIELDS)})")
-            out[name] = _parse(name, value)
-        return cls(**out)
+        return cls(**read_options(values, _FIELDS, _parse, "four_handed"))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -50,7 +46,7 @@ _FIELDS = tuple(Rules.__dataclass_fields__)
 
 
 def _parse(name: str, value: Any) -> Any:
-    text = str(value).strip().lower() if not isinstance(value, bool) else ("true" if value else "false")
+    text = show(value) if isinstance(value, bool) else str(value).strip().lower()
     if name in BOOLS:
         if text not in ("true", "false"):
             raise ValueError(f"bad value {value!r} for rule option {name!r} (expected true or false)")

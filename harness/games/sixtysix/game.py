@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.games.base import DealEnd, DealStart, IllegalAction, Outcome
+from harness.games.options import changed_options, option_texts
+from harness.games.tools import play_out, read_deck
 
 from .cards import CARD_INDEX, CARD_STR, CLASSIC, Pack, deck_str, parse_deck
 from .engine import MARRY, State, apply, deal, legal_actions, perft, summary
@@ -25,6 +27,7 @@ from .options import Rules
 
 TEAMS = (0, 1)
 WORDS = {"exchange", "close", "claim", "draw", "pass", "finish", *MARRY}  # the non-card actions (66-1.18)
+ACTIONS = frozenset((*CARD_INDEX, *WORDS))  # every action of the family
 
 
 @dataclass(frozen=True)
@@ -40,11 +43,10 @@ class SixtySixFamily:
         return Rules.from_mapping({**self.preset, **values})
 
     def rules_map(self, rules: Rules) -> dict[str, str]:
-        return {k: (("true" if v else "false") if isinstance(v, bool) else str(v)) for k, v in rules.to_dict().items()}
+        return option_texts(rules.to_dict())
 
     def rules_changes(self, rules: Rules) -> list[str]:
-        default = self.rules_map(self.rules())
-        return [f"{k}={v}" for k, v in self.rules_map(rules).items() if default[k] != v]
+        return changed_options(self.rules_map(rules), self.rules_map(self.rules()))
 
     def players(self, rules: Rules) -> int:
         return 2
@@ -98,19 +100,8 @@ class SixtySixFamily:
     def position(self, deck: str, actions: Sequence[str], rules: Rules) -> State:
         """The deal of ``deck`` (the pack's cards, top first) after ``actions``; ValueError names the
         bad token in one line."""
-        try:
-            cards = parse_deck(deck, self.pack)  # 66-4.2 (24 cards) or SCH-2 (20 cards)
-        except ValueError as e:
-            raise ValueError(f"bad deck: {e}") from None
-        state = deal(cards, rules)
-        for i, token in enumerate(actions, 1):
-            if token not in CARD_INDEX and token not in WORDS:
-                raise ValueError(f"unknown action {token!r} (action {i})")
-            try:
-                state = apply(state, token)
-            except ValueError as e:
-                raise ValueError(f"illegal action {token!r} (action {i}): {e}") from None
-        return state
+        cards = read_deck(lambda: parse_deck(deck, self.pack))  # 66-4.2 (24 cards) or SCH-2 (20 cards)
+        return play_out(deal(cards, rules), actions, apply, ACTIONS)
 
     def summary(self, state: State) -> dict[str, object]:
         """The JSON object of ``arena rules run`` (section 7)."""

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from harness.games.options import changed_options, option_texts, parse_assignments, read_fields
+
 # Allowed values of each string-valued option, the default first.
 CHOICES: dict[str, tuple[str, ...]] = {
     "dealer_rotation": ("winner", "alternate"),  # 66-3.3
@@ -74,65 +76,16 @@ class Rules:
     @classmethod
     def parse(cls, assignments: Iterable[str]) -> Rules:
         """Rules from ``name=value`` strings; ValueError names the bad token."""
-        values: dict[str, str] = {}
-        for item in assignments:
-            name, sep, value = item.partition("=")
-            if not sep:
-                raise ValueError(f"rule option {item!r} is not written name=value")
-            values[name.strip()] = value.strip()
-        return cls.from_mapping(values)
+        return cls.from_mapping(parse_assignments(assignments))
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Rules:
         """Rules from a mapping of option names to values (strings, ints or bools)."""
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        kwargs: dict[str, Any] = {}
-        for name, raw in values.items():
-            if name not in fields:
-                raise ValueError(f"unknown rule option {name!r}")
-            kwargs[name] = _coerce(name, fields[name].type, raw)
-        return cls(**kwargs)
+        return cls(**read_fields(cls, values, RANGES, CHOICES))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
     def changes(self) -> list[str]:
         """The ``name=value`` strings that differ from the defaults."""
-        default = Rules()
-        return [
-            f"{k}={_show(v)}" for k, v in self.to_dict().items() if getattr(default, k) != v
-        ]
-
-
-def _show(v: Any) -> str:
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
-
-
-def _coerce(name: str, kind: Any, raw: Any) -> Any:
-    kind = kind if isinstance(kind, str) else kind.__name__
-    if kind == "bool":
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).lower()
-        if text in ("true", "1", "yes", "on"):
-            return True
-        if text in ("false", "0", "no", "off"):
-            return False
-        raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected true or false)")
-    if kind == "int":
-        lo, hi = RANGES[name]
-        try:
-            if isinstance(raw, bool):
-                raise ValueError
-            value = int(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected a whole number)") from None
-        if not lo <= value <= hi:
-            raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected {lo} to {hi})")
-        return value
-    text = str(raw)
-    if text not in CHOICES[name]:
-        raise ValueError(
-            f"bad value {raw!r} for rule option {name!r} (expected one of: {', '.join(CHOICES[name])})"
-        )
-    return text
+        return changed_options(option_texts(self.to_dict()), option_texts(Rules().to_dict()))

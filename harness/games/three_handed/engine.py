@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from harness.games.base import IllegalAction
 from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, POINTS, SUITS, beats, parse_deck
+from harness.games.tools import perft as _perft, play_out, read_deck
 
 from .options import Rules
 
@@ -63,6 +64,7 @@ _TRUMP_OF = {"trump:C": 0, "trump:D": 1, "trump:H": 2, "trump:S": 3}
 MARRY = tuple(f"marry:{s}" for s in SUITS)  # sorted
 _MARRY_OF = {a: i for i, a in enumerate(MARRY)}
 WORDS = frozenset(("claim", "finish", *TRUMP_ACTIONS, *MARRY))  # every non-card action of the game
+ACTIONS = WORDS.union(BIT_OF)  # every action of the game
 # the deal, 7.2: d[0..2]->0, d[3..5]->1, d[6..8]->2, d[9..10]->0, d[11..12]->1, d[13..14]->2, d[15..17]->0, ...
 DEAL_MAP: tuple[tuple[int, ...], ...] = (
     (0, 1, 2, 9, 10, 15, 16, 17),
@@ -278,12 +280,11 @@ def hand_cards(s: State, seat: int) -> list[str]:
 
 def perft(s: State, depth: int) -> int:
     """Action sequences of length ``depth`` from ``s``; an ended deal counts as one leaf."""
-    if depth == 0 or s.point == "over":
-        return 1
-    acts = legal_actions(s)
-    if depth == 1:
-        return len(acts)
-    return sum(perft(_apply(s, a), depth - 1) for a in acts)
+    return _perft(s, depth, _over, legal_actions, _apply)
+
+
+def _over(s: State) -> bool:
+    return s.point == "over"
 
 
 def summary(s: State) -> dict[str, object]:
@@ -304,16 +305,4 @@ def summary(s: State) -> dict[str, object]:
 
 def position(deck: str, actions: Sequence[str], rules: Rules = DEFAULT_RULES) -> State:
     """The deal of the written ``deck`` after ``actions``; ValueError names the bad token in one line."""
-    try:
-        cards = parse_deck(deck)
-    except ValueError as e:
-        raise ValueError(f"bad deck: {e}") from None
-    s = deal(cards, rules)
-    for i, token in enumerate(actions, 1):
-        if token not in BIT_OF and token not in WORDS:
-            raise ValueError(f"unknown action {token!r} (action {i})")
-        try:
-            s = apply(s, token)
-        except ValueError as e:
-            raise ValueError(f"illegal action {token!r} (action {i}): {e}") from None
-    return s
+    return play_out(deal(read_deck(lambda: parse_deck(deck)), rules), actions, apply, ACTIONS)

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from harness.games.base import DealEnd, DealStart, IllegalAction, Outcome, ranks_by_score
+from harness.games.options import changed_options
 
 from .engine import CARD_STR, State, _apply, apply, deal, legal_actions, perft, position, summary
 from .observe import ThreeHandedObservation, observe
@@ -93,8 +94,7 @@ class ThreeHanded:
         return rules.to_map()
 
     def rules_changes(self, rules: Rules) -> list[str]:
-        default = Rules().to_map()
-        return [f"{k}={v}" for k, v in rules.to_map().items() if default[k] != v]
+        return changed_options(rules.to_map(), Rules().to_map())
 
     def players(self, rules: Rules) -> int:
         return 3

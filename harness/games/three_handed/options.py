@@ -15,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from harness.games.options import read_options, show, to_bool, to_choice, to_int
+
 GRADES = ("min", "max", "sum")  # 3H-6, the default first
-OPTIONS = ("match_target", "3h_must_head", "3h_grade")
+FIELD_OF = {"match_target": "match_target", "3h_must_head": "must_head", "3h_grade": "grade"}  # option -> field
+OPTIONS = tuple(FIELD_OF)
 TARGET_RANGE = (1, 1000)
 
 
@@ -30,46 +33,17 @@ class Rules(NamedTuple):
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Rules:
         """Rules from option names to values (strings, ints or bools); ValueError in one line names a bad one."""
-        r = cls()
-        for name, raw in values.items():
-            if name == "match_target":
-                r = r._replace(match_target=_int(name, raw))
-            elif name == "3h_must_head":
-                r = r._replace(must_head=_bool(name, raw))
-            elif name == "3h_grade":
-                text = str(raw).strip()
-                if text not in GRADES:
-                    raise ValueError(f"bad value {raw!r} for rule option '3h_grade' (expected one of: {', '.join(GRADES)})")
-                r = r._replace(grade=text)
-            else:
-                raise ValueError(f"unknown rule option {name!r} for three_handed (options: {', '.join(OPTIONS)})")
-        return r
+        given = read_options(values, OPTIONS, _coerce, "three_handed")
+        return cls()._replace(**{FIELD_OF[name]: value for name, value in given.items()})
 
     def to_map(self) -> dict[str, str]:
         """Every option as ``name -> text`` (``true``/``false`` for the boolean)."""
-        return {"match_target": str(self.match_target), "3h_must_head": "true" if self.must_head else "false",
-                "3h_grade": self.grade}
+        return {name: show(getattr(self, field)) for name, field in FIELD_OF.items()}
 
 
-def _bool(name: str, raw: Any) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("true", "1", "yes", "on"):
-        return True
-    if text in ("false", "0", "no", "off"):
-        return False
-    raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected true or false)")
-
-
-def _int(name: str, raw: Any) -> int:
-    lo, hi = TARGET_RANGE
-    try:
-        if isinstance(raw, bool):
-            raise ValueError
-        value = int(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected a whole number)") from None
-    if not lo <= value <= hi:
-        raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected {lo} to {hi})")
-    return value
+def _coerce(name: str, raw: Any) -> Any:
+    if name == "match_target":
+        return to_int(name, raw, *TARGET_RANGE)
+    if name == "3h_must_head":
+        return to_bool(name, raw, strip=True)
+    return to_choice(name, raw, GRADES, strip=True)

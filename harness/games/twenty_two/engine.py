@@ -28,6 +28,7 @@ from itertools import combinations, compress
 from typing import NamedTuple
 
 from harness.games.base import IllegalAction
+from harness.games.tools import perft as _perft
 
 from .cards import RANK, RANK_VALUE
 from .options import Rules
@@ -354,9 +355,8 @@ def summary(s: State) -> dict[str, object]:
 
 def perft(s: State, depth: int) -> int:
     """Action sequences of length ``depth`` from ``s``; an ended deal counts as one leaf."""
-    if depth == 0 or s.point == "over":
-        return 1
-    acts = legal_actions(s)
-    if depth == 1:
-        return len(acts)
-    return sum(perft(_apply(s, a), depth - 1) for a in acts)
+    return _perft(s, depth, _over, legal_actions, _apply)
+
+
+def _over(s: State) -> bool:
+    return s.point == "over"

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.games.base import DealEnd, DealStart, Outcome
+from harness.games.tools import play_out, read_deck
 
 from .cards import parse_deck
 from .engine import State, apply, deal, legal_actions, perft, summary
@@ -83,17 +84,8 @@ class TwentyTwo:
     def position(self, deck: str, actions: Sequence[str], rules: Rules) -> State:
         """The deal of ``deck`` (top first) for ``rules.players`` seats, ``rules.hand`` cards each at
         most, after ``actions``; ValueError names the bad token in one line."""
-        try:
-            cards = parse_deck(deck, rules.decks)
-            state = deal(cards, rules.players, rules.hand, rules)
-        except ValueError as e:
-            raise ValueError(f"bad deck: {e}") from None
-        for i, token in enumerate(actions, 1):
-            try:
-                state = apply(state, token)
-            except ValueError as e:
-                raise ValueError(f"illegal action {token!r} (action {i}): {e}") from None
-        return state
+        state = read_deck(lambda: deal(parse_deck(deck, rules.decks), rules.players, rules.hand, rules))
+        return play_out(state, actions, apply)
 
     def summary(self, state: State) -> dict[str, object]:
         return summary(state)

@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from harness.games.options import option_texts, read_fields
+
 CHOICES: dict[str, tuple[str, ...]] = {
     "set_bar": ("positionwise_max_all", "last_meeting_set"),  # 22-6.5
     "set_trick_winner": ("highest_card", "last_meeting_set"),  # 22-7.1
@@ -55,12 +57,7 @@ class Rules:
     def from_mapping(cls, values: Mapping[str, Any]) -> Rules:
         """Rules from option names to values (strings, ints or bools); ValueError names a bad one.
         Without ``decks``, two packs for 7 or 8 players (22-1.1)."""
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        kwargs: dict[str, Any] = {}
-        for name, raw in values.items():
-            if name not in fields:
-                raise ValueError(f"unknown rule option {name!r}")
-            kwargs[name] = _coerce(name, fields[name].type, raw)
+        kwargs = read_fields(cls, values, RANGES, CHOICES)
         if "decks" not in kwargs:
             kwargs["decks"] = 2 if kwargs.get("players", 4) >= 7 else 1
         return cls(**kwargs)
@@ -70,41 +67,10 @@ class Rules:
 
     def to_map(self) -> dict[str, str]:
         """Every option as ``name -> text`` (``true``/``false`` for booleans)."""
-        return {k: _show(v) for k, v in self.to_dict().items()}
+        return option_texts(self.to_dict())
 
     def changes(self) -> list[str]:
         """``name=value`` for each option that differs from the defaults for this many players."""
         default = Rules.from_mapping({"players": self.players}).to_map()
         return [f"{k}={v}" for k, v in self.to_map().items() if default[k] != v or (k == "players" and v != "4")]
 
-
-def _show(v: Any) -> str:
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
-
-
-def _coerce(name: str, kind: Any, raw: Any) -> Any:
-    kind = kind if isinstance(kind, str) else kind.__name__
-    if kind == "bool":
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).lower()
-        if text in ("true", "1", "yes", "on"):
-            return True
-        if text in ("false", "0", "no", "off"):
-            return False
-        raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected true or false)")
-    if kind == "int":
-        lo, hi = RANGES[name]
-        try:
-            if isinstance(raw, bool):
-                raise ValueError
-            value = int(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected a whole number)") from None
-        if not lo <= value <= hi:
-            raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected {lo} to {hi})")
-        return value
-    text = str(raw)
-    if text not in CHOICES[name]:
-        raise ValueError(f"bad value {raw!r} for rule option {name!r} (expected one of: {', '.join(CHOICES[name])})")
-    return text
