@@ -178,5 +178,39 @@ def test_remembering_bots_recognise_no_second_leg_deal_in_the_sandbox(tmp_path: 
         import pytest
 
         pytest.skip(f"no sandbox here: {probe()[1]}")
-    assert _recognised(tmp_path / "trusted", "--limit", "sandbox=none", "--duplicate", "trusted") > 0
+    try:
+        assert _recognised(tmp_path / "trusted", "--limit", "sandbox=none", "--duplicate", "trusted") > 0
+    finally:
+        _forget_memories()  # unsandboxed, its forked helper escaped (setsid) and its files stayed
     assert _recognised(tmp_path / "sandboxed") == 0
+    assert not _memory_processes()  # in the sandbox the helper died with its bot
+
+
+def _memory_processes() -> list[int]:
+    """Live processes running tests/bots/memorybot.py."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if b"memorybot.py" in (d / "cmdline").read_bytes():
+                    found.append(int(d.name))
+            except OSError:
+                pass
+    return found
+
+
+def _forget_memories() -> None:
+    """Stop the escaped helpers and remove what the unsandboxed bots left in the host's /tmp."""
+    import os
+    import signal
+
+    for pid in _memory_processes():
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    for name in ("memorybot-decks.txt", "memorybot.sock"):
+        try:
+            os.unlink(os.path.join(os.environ.get("TMPDIR", "/tmp"), name))
+        except OSError:
+            pass
