@@ -19,6 +19,7 @@ from arena_util import survivors
 from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, play_match
 from harness.arena.record import read, verify
 from harness.tournament.schedule import partnerships
+from test_tournament import _leftover
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -37,19 +38,6 @@ pytestmark = pytest.mark.skipif(
     or not (NODE_DIR / "node_modules" / "@grpc" / "proto-loader").is_dir(),
     reason="node or the Node bot's npm packages are missing (`make node` installs them; `make test` runs it)",
 )
-
-
-def _marked(mark: str) -> list[int]:
-    """Live processes started with this test's environment mark (the bots and anything they spawned)."""
-    pids = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit() and int(d.name) != os.getpid():
-            try:
-                if f"ARENA_TEST_MARK={mark}".encode() in (d / "environ").read_bytes():
-                    pids.append(int(d.name))
-            except OSError:
-                pass
-    return pids
 
 
 def play(seating: Sequence[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, game: str,
@@ -79,7 +67,7 @@ def play(seating: Sequence[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     rep = verify(r.record)
     assert rep.ok, rep.divergence
     assert len(pgids) == len(seating) and survivors(pgids) == []
-    assert _marked(mark) == []
+    assert _leftover(mark) == []
     lines = read(r.record)
     assert lines[0]["game"] == game
     end = next(d for d in lines if d["type"] == "end")

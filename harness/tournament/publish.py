@@ -38,8 +38,8 @@ def board(store: Store, t: Tournament, model: Model = Model()) -> Board:
         **({"seed": cfg["seed"]} if cfg.get("seed_set", True) else {}),
         "rounds": cfg["rounds"],
         "match_seeds": {r["match_id"]: r["seed"] for r in rows},
-        "schedule": ("round robin of duplicate pairs (circle method)" if len(cfg["entrants"]) and
-                     all(len(r["players"]) == 2 for r in rows) else "tables in every seat rotation")
+        "schedule": ("round robin of pairs, both seatings (circle method)"
+                     if game.players(game.rules(cfg["rules"])) == 2 else "tables in every seat rotation")
         + "; " + cfg.get("legs", "each unit's legs play the round's seed"),
         "time": cfg["time"],
         "rules": cfg["rules"],
