@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NODE_BOT := sample_bots/node
 
-.PHONY: demo test venv node bench clean proto typecheck
+.PHONY: demo test venv node bench clean proto typecheck wheel
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,13 @@ $(NODE_BOT)/node_modules/.installed: $(NODE_BOT)/package.json
 proto: $(STAMP)
 	$(PY) -m harness.wire.generate
 
+# An installable wheel of the SDK and the harness, for bot authors on other machines (README, Writing a bot).
+wheel: $(STAMP)
+	$(PY) -m pip wheel --quiet --no-deps --wheel-dir dist .
+	@ls dist/*.whl
+
 bench: $(STAMP)
 	$(PY) benchmarks/bench_engine.py
 
 clean:
-	rm -rf $(VENV) $(NODE_BOT)/node_modules
+	rm -rf $(VENV) $(NODE_BOT)/node_modules dist build

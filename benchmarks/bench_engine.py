@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.games import registry  # noqa: E402
-from harness.games.sixtysix.engine import State, _apply, counted_points, deal, legal_actions  # noqa: E402
+from harness.games.sixtysix.engine import State, apply_legal, counted_points, deal, legal_actions  # noqa: E402
 from harness.games.sixtysix.game import SixtySixFamily  # noqa: E402
 from harness.games.sixtysix.match import fast_apply  # noqa: E402
 
@@ -73,7 +73,7 @@ def play_deals(game_id: str, n: int, seed: int) -> int:
         rng.shuffle(deck)
         s = deal(deck, rules)
         while s.outcome is None:
-            s = _apply(s, _choose(s, rng))
+            s = apply_legal(s, _choose(s, rng))
             decisions += 1
     return decisions
 

@@ -1,27 +1,37 @@
-"""Arena throughput against the transport floor, and timeout overshoot.
+"""Arena throughput and CPU against the transport floor, and timeout overshoot.
 
-    python benchmarks/bench_match.py [--rounds 3] [--matches 10] [--pings 1500] [--bot CMD] [--timeouts 30]
+    python benchmarks/bench_match.py [--rounds 5] [--matches 10] [--pings 1500] [--bot CMD] [--timeouts 100]
+                                     [--breakdown]
 
 1. Random-vs-random matches over gRPC with real bot processes (two processes, reused across
-   matches, matches played one after another): decisions/s, matches/s, µs per decision, and the
-   arena process's CPU per decision.
+   matches, matches played one after another; spawned bots dial the arena's unix socket): decisions/s,
+   matches/s, wall µs per decision, and the arena process's CPU per decision (all threads, and its
+   main thread alone: the rest is gRPC's poller thread and the limits' watchdog).
 2. The floor: a bare bidi-stream ping-pong on the same server stack (raw bytes, no reader task,
    no game) alternating between two client processes, with messages of the same sizes as a real
-   DecisionRequest and Reply.
+   DecisionRequest and Reply, over a unix socket and over TCP: wall µs and server CPU µs per ping-pong.
+   The arena is compared with the floor over the transport its spawned bots use (unix).
 3. Timeout overshoot: Session.decide against a bot that sleeps past the limit; overshoot is the
-   time the arena saw the timeout minus the limit (median/max).
+   time the arena saw the timeout minus the limit (median, p99, max; target p99 < 5 ms).
+
+Rounds alternate arena / unix floor / TCP floor, and the medians of rounds are reported with the
+load average (the machine is shared). ``--breakdown`` adds where the arena's per-decision Python
+work goes, per game, measured in process without gRPC (observe+legal, encode, parse, check, apply,
+record), with perf counters.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -90,21 +100,21 @@ async def bench_matches(n: int, bot: str, first_seed: int, out: Path) -> dict[st
     await asyncio.gather(a.ensure(), b.ensure())
     decisions = 0
     await play_match((a, b), match_id="warm", seed=10_000, rules=Rules())  # warm-up
-    cpu0, t0 = time.process_time(), time.perf_counter()
+    cpu0, th0, t0 = time.process_time(), time.thread_time(), time.perf_counter()
     for i in range(first_seed, first_seed + n):
         r = await play_match((a, b), match_id=f"bench-{i}", seed=i, rules=Rules(), record_dir=out)
         assert r.cause.value == "normal", r
         decisions += r.decisions
-    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    wall, cpu, main = time.perf_counter() - t0, time.process_time() - cpu0, time.thread_time() - th0
     await asyncio.gather(a.stop(), b.stop())
     await arena.stop()
     waited = sum(ms for i in range(first_seed, first_seed + n) for d in read(out / f"bench-{i}.jsonl")
                  if d["type"] == "deal" for ms in d["ms"]) / 1000
-    return {"decisions": decisions, "wall": wall, "cpu": cpu, "matches": n, "waited": waited}
+    return {"decisions": decisions, "wall": wall, "cpu": cpu, "main": main, "matches": n, "waited": waited}
 
 
-async def bench_floor(pings: int, req_size: int, rep_size: int) -> dict[str, float]:
-    contexts: dict[str, object] = {}
+async def bench_floor(pings: int, req_size: int, rep_size: int, unix: bool) -> dict[str, float]:
+    contexts: dict[str, Any] = {}
     ready = asyncio.Event()
     done = asyncio.Event()
 
@@ -119,10 +129,20 @@ async def bench_floor(pings: int, req_size: int, rep_size: int) -> dict[str, flo
     server = grpc.aio.server()
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
         "arena.v1.BotArena", {"Play": grpc.stream_stream_rpc_method_handler(handler)}),))
-    port = server.add_insecure_port("127.0.0.1:0")
+    with tempfile.TemporaryDirectory(prefix="floor-") as tmp:
+        if unix:
+            address = f"unix:{tmp}/floor.sock"
+            server.add_insecure_port(address)
+        else:
+            address = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
+        return await _floor(server, address, pings, req_size, rep_size, ready, done, contexts)
+
+
+async def _floor(server: Any, address: str, pings: int, req_size: int, rep_size: int, ready: asyncio.Event,
+                 done: asyncio.Event, contexts: dict[str, Any]) -> dict[str, float]:
     await server.start()
     procs = [BotProcess(f"python {Path(__file__).resolve()} --echo-bot {rep_size}",
-                        {"ARENA_ADDRESS": f"127.0.0.1:{port}", "ARENA_TOKEN": t}) for t in ("p0", "p1")]
+                        {"ARENA_ADDRESS": address, "ARENA_TOKEN": t}) for t in ("p0", "p1")]
     for p in procs:
         await p.start()
     await asyncio.wait_for(ready.wait(), 20)
@@ -131,21 +151,22 @@ async def bench_floor(pings: int, req_size: int, rep_size: int) -> dict[str, flo
     for i in range(200):  # warm-up
         await ctx[i % 2].write(payload)
         await ctx[i % 2].read()
-    cpu0, t0 = time.process_time(), time.perf_counter()
+    cpu0, th0, t0 = time.process_time(), time.thread_time(), time.perf_counter()
     for i in range(pings):
         c = ctx[i % 2]
         await c.write(payload)
         await c.read()
-    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    wall, cpu, main = time.perf_counter() - t0, time.process_time() - cpu0, time.thread_time() - th0
     done.set()
     await asyncio.sleep(0.05)
     for p in procs:
         await p.stop(1.0)
     await server.stop(0.2)
-    return {"decisions": pings, "wall": wall, "cpu": cpu}
+    return {"decisions": pings, "wall": wall, "cpu": cpu, "main": main}
 
 
 async def bench_overshoot(n: int, limit_ms: int) -> list[float]:
+    """Overshoots in ms of ``n`` timeouts of ``limit_ms`` (the bot answers at 1.5 x the limit)."""
     arena = Arena()
     await arena.start()
     e = Entrant("sleeper", f"{TESTBOT} sleep {limit_ms / 1000 * 1.5:.3f}", arena=arena)
@@ -164,34 +185,148 @@ async def bench_overshoot(n: int, limit_ms: int) -> list[float]:
     return over
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The ``q``-quantile (0..1) by the nearest rank.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.99), percentile([5.0], 0.5)
+    (4.0, 5.0)
+    """
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(len(ordered) * q) - 1)]
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def breakdown(games: tuple[str, ...], seeds: int = 60) -> None:
+    """Where the match loop's Python work per decision goes, without gRPC: each step is timed over
+    every decision of ``seeds`` matches in one loop, in CPU time of this thread (robust to other load),
+    best of 3."""
+    import zlib
+
+    from harness.arena.match import check_reply
+    from harness.arena.record import Recorder
+    from harness.games.base import turn
+    from harness.games.registry import get as get_game
+    from harness.wire.codecs import codec
+    from harness.wire.convert import wrap_request
+
+    print("per-decision Python work of the match loop, in process (µs of CPU; best of 3):")
+    print(f"  {'game':13} {'observe+legal':>13} {'encode':>7} {'wrap':>5} {'parse':>6} {'check':>6} {'apply':>6} "
+          f"{'record':>7} {'total':>6}")
+    for game in games:
+        g = get_game(game)
+        rules, c = g.rules(), codec(game)
+        seen = []  # (match, observation, legal, request body, reply bytes, action)
+        for seed in range(seeds):
+            m = g.start(seed, rules)
+            while (now := turn(g, m)) is not None:
+                _, obs, legal = now
+                body = c.encode_request("m0123456789abcdef", 1, len(seen) + 1, obs, legal, 1000, 10000)
+                action = sorted(legal)[zlib.crc32(body) % len(legal)]
+                seen.append((m, obs, legal, body, reply(len(seen) + 1, action).SerializeToString(), action))
+                m = g.apply(m, action)
+        n = len(seen)
+        rec = Recorder({})
+        rec.begin_deal(g.deal(seen[0][0]))
+        replies = [pb.BotMessage.FromString(d).reply for *_, d, _ in seen]
+
+        def steps() -> dict[str, float]:
+            t = {}
+            clock = time.thread_time
+            t0 = clock()
+            for m, *_ in seen:
+                turn(g, m)
+            t["turn"] = clock() - t0
+            t0 = clock()
+            for k, (_, obs, legal, *_) in enumerate(seen):
+                c.encode_request("m0123456789abcdef", 1, k + 1, obs, legal, 1000, 10000)
+            t["encode"] = clock() - t0
+            t0 = clock()
+            for k, (_, _, _, body, _, _) in enumerate(seen):
+                wrap_request(k + 1, body)
+            t["wrap"] = clock() - t0
+            t0 = clock()
+            for *_, data, _ in seen:
+                pb.BotMessage.FromString(data).WhichOneof("kind")
+            t["parse"] = clock() - t0
+            t0 = clock()
+            for r, (_, _, legal, *_) in zip(replies, seen):
+                check_reply(r, legal)
+            t["check"] = clock() - t0
+            t0 = clock()
+            for m, *_, action in seen:
+                done = g.deals_done(m)
+                g.deals_done(g.apply(m, action)) > done
+            t["apply"] = clock() - t0
+            t0 = clock()
+            for *_, action in seen:
+                rec.action(action, 1.0)
+            t["record"] = clock() - t0
+            return {k: v / n * 1e6 for k, v in t.items()}
+
+        passes = [steps() for _ in range(3)]
+        best = {k: min(p[k] for p in passes) for k in passes[0]}
+        print(f"  {game:13} {best['turn']:13.1f} {best['encode']:7.1f} {best['wrap']:5.1f} {best['parse']:6.1f} "
+              f"{best['check']:6.1f} {best['apply']:6.1f} {best['record']:7.1f} {sum(best.values()):6.1f}")
+
+
+def summary(rows: dict[str, list[float]]) -> None:
+    """The medians of rounds, and the ratios to the floor."""
+    med = {key: statistics.median(v) for key, v in rows.items()}
+    print(f"arena:       {med['dps']:.0f} decisions/s, {med['mps']:.1f} matches/s, {med['wall']:.0f} µs/decision "
+          f"= {med['own']:.0f} µs arena work + {med['rtt']:.0f} µs request-to-reply; CPU {med['cpu']:.0f} µs/decision "
+          f"(main thread {med['main']:.0f}, other threads {med['cpu'] - med['main']:.0f})")
+    for name, label in (("unix", "unix socket"), ("tcp", "TCP")):
+        print(f"floor {name + ':':5} {1e6 / med[name + '_wall']:.0f} ping-pongs/s over a {label}, {med[name + '_wall']:.0f} µs "
+              f"each; server CPU {med[name + '_cpu']:.0f} µs (main thread {med[name + '_main']:.0f})")
+    print(f"ratio:       arena / unix floor: wall {med['wall'] / med['unix_wall']:.2f}x, CPU "
+          f"{med['cpu'] / med['unix_cpu']:.2f}x, main-thread CPU {med['main'] / med['unix_main']:.2f}x (target <= 1.3x); "
+          f"request-to-reply / floor = {med['rtt'] / med['unix_wall']:.2f}x; TCP floor / unix floor: wall "
+          f"{med['tcp_wall'] / med['unix_wall']:.2f}x, CPU {med['tcp_cpu'] / med['unix_cpu']:.2f}x")
+
+
 async def main(args: argparse.Namespace) -> None:
     req_size, rep_size = typical_sizes()
     print(f"typical message sizes: request {req_size} B, reply {rep_size} B; bot: {args.bot}")
-    print(f"{args.rounds} interleaved rounds of {args.matches} matches and {args.pings} ping-pongs; medians of rounds")
-    per, own, rtt, floor, mps, dps = [], [], [], [], [], []
+    print(f"{args.rounds} interleaved rounds of {args.matches} matches and {args.pings} ping-pongs per floor "
+          f"(unix, TCP); medians of rounds; {load()} at the start")
+    rows: dict[str, list[float]] = {}
+
+    def add(key: str, value: float) -> None:
+        rows.setdefault(key, []).append(value)
+
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(args.rounds):
             mt = await bench_matches(args.matches, args.bot, k * args.matches, Path(tmp))
-            fl = await bench_floor(args.pings, req_size, rep_size)
+            fu = await bench_floor(args.pings, req_size, rep_size, unix=True)
+            ft = await bench_floor(args.pings, req_size, rep_size, unix=False)
             n = mt["decisions"]
-            per.append(mt["wall"] / n * 1e6)
-            own.append((mt["wall"] - mt["waited"]) / n * 1e6)
-            rtt.append(mt["waited"] / n * 1e6)
-            floor.append(fl["wall"] / fl["decisions"] * 1e6)
-            mps.append(mt["matches"] / mt["wall"])
-            dps.append(n / mt["wall"])
-            print(f"  round {k + 1}: {n} decisions, {per[-1]:.0f} µs/decision (arena's own work {own[-1]:.0f} µs, "
-                  f"waiting for the bot {rtt[-1]:.0f} µs, arena CPU {mt['cpu'] / n * 1e6:.0f} µs); "
-                  f"floor {floor[-1]:.0f} µs (server CPU {fl['cpu'] / fl['decisions'] * 1e6:.0f} µs)")
-    med = statistics.median
-    print(f"arena:  {med(dps):.0f} decisions/s, {med(mps):.1f} matches/s, {med(per):.0f} µs/decision "
-          f"= {med(own):.0f} µs arena work + {med(rtt):.0f} µs request-to-reply")
-    print(f"floor:  {1e6 / med(floor):.0f} ping-pongs/s, {med(floor):.0f} µs each")
-    print(f"ratio:  arena / floor = {med(per) / med(floor):.2f}x per decision (target <= 1.3x); "
-          f"request-to-reply / floor = {med(rtt) / med(floor):.2f}x")
-    over = await bench_overshoot(args.timeouts, args.limit_ms)
-    print(f"timeout overshoot over {len(over)} timeouts at {args.limit_ms} ms: median {statistics.median(over):.2f} ms, "
-          f"max {max(over):.2f} ms (target < 5 ms)")
+            add("wall", mt["wall"] / n * 1e6)
+            add("own", (mt["wall"] - mt["waited"]) / n * 1e6)
+            add("rtt", mt["waited"] / n * 1e6)
+            add("cpu", mt["cpu"] / n * 1e6)
+            add("main", mt["main"] / n * 1e6)
+            add("mps", mt["matches"] / mt["wall"])
+            add("dps", n / mt["wall"])
+            for name, fl in (("unix", fu), ("tcp", ft)):
+                add(f"{name}_wall", fl["wall"] / fl["decisions"] * 1e6)
+                add(f"{name}_cpu", fl["cpu"] / fl["decisions"] * 1e6)
+                add(f"{name}_main", fl["main"] / fl["decisions"] * 1e6)
+            print(f"  round {k + 1}: {n} decisions, {rows['wall'][-1]:.0f} µs/decision (waiting for the bot "
+                  f"{rows['rtt'][-1]:.0f} µs), arena CPU {rows['cpu'][-1]:.0f} µs (main thread {rows['main'][-1]:.0f}); "
+                  f"floor unix {rows['unix_wall'][-1]:.0f} µs (CPU {rows['unix_cpu'][-1]:.0f}, main "
+                  f"{rows['unix_main'][-1]:.0f}), TCP {rows['tcp_wall'][-1]:.0f} µs (CPU {rows['tcp_cpu'][-1]:.0f}, "
+                  f"main {rows['tcp_main'][-1]:.0f}); {load()}")
+    if rows:
+        summary(rows)
+    if args.timeouts:
+        over = await bench_overshoot(args.timeouts, args.limit_ms)
+        print(f"timeout overshoot over {len(over)} timeouts at {args.limit_ms} ms: median {statistics.median(over):.2f} ms, "
+              f"p99 {percentile(over, 0.99):.2f} ms, max {max(over):.2f} ms (target p99 < 5 ms); {load()}")
+    if args.breakdown:
+        breakdown(("sixtysix", "schnapsen", "three_handed", "four_handed", "twenty_two"))
 
 
 if __name__ == "__main__":
@@ -199,10 +334,11 @@ if __name__ == "__main__":
         echo_bot(int(sys.argv[2]))
         raise SystemExit(0)
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--matches", type=int, default=10, help="matches per round")
-    p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--bot", default=f"{TESTBOT} random", help="bot command for both players")
-    p.add_argument("--pings", type=int, default=1500, help="ping-pongs per round")
-    p.add_argument("--timeouts", type=int, default=30)
-    p.add_argument("--limit-ms", type=int, default=50)
+    p.add_argument("--matches", type=int, default=10, help="matches per round (default 10)")
+    p.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5; 0: overshoot only)")
+    p.add_argument("--bot", default=f"{TESTBOT} random", help="bot command for both players (default: testbot random)")
+    p.add_argument("--pings", type=int, default=1500, help="ping-pongs per floor per round (default 1500)")
+    p.add_argument("--timeouts", type=int, default=100, help="timeouts measured for the overshoot (default 100; 0: none)")
+    p.add_argument("--limit-ms", type=int, default=50, help="the move limit of those timeouts (default 50)")
+    p.add_argument("--breakdown", action="store_true", help="add the in-process breakdown per game (default: off)")
     asyncio.run(main(p.parse_args()))

@@ -29,7 +29,23 @@
    the share of matches duplicate legs need against independent ones for that head-to-head. It
    bounds what any duplicate schedule can gain, whatever the rating does with the results.
 
+3. ``--adaptive`` (issue 17): the adaptive schedule (:mod:`harness.tournament.adaptive`) against the
+   paired round robin (each pairing its own deals, both legs on them: what the runner schedules) on
+   the known-strength field, and the calibration of its stated confidence. The real matches are the
+   cached ones of part 2's seeds (``--tournaments`` x ``--rounds``, both seatings of each seed: one
+   real duplicate pair per seed and pairing; missing ones are played). Then ``--adaptive-tournaments``
+   simulated tournaments per mode draw every duplicate pair at random from the real ones of its
+   pairing (a bootstrap: the simulated field's true order is its pools' order, checked to be the
+   known one). Reported: the matches at which each mode has the order right (mu - 3 sigma, each
+   rated as its leaderboard rates it: tau = 25/300 for the round robin, tau = 0 for the adaptive
+   schedule, and the round robin with tau = 0 too) in 19 of 20 tournaments, how the adaptive ones stopped, matches per pairing, and the calibration table
+   (share of neighbour pairs reported at >= 95% that are truly ordered), also for TrueSkill's P(above
+   next). Then a field of two nearly equal bots (greedy, and greedy with ``--equal-eps`` random moves),
+   ``--equal-units`` real units played in process: it should run to ``--equal-cap`` and claim nothing.
+
 Run:
+  .venv/bin/python benchmarks/bench_tournament.py --adaptive [--cache FILE] [--rounds R] [--tournaments T]
+      [--adaptive-tournaments N] [--max-matches M] [--equal-units U] [--jobs 2]
   .venv/bin/python benchmarks/bench_tournament.py [--throughput-only | --no-throughput] [--sandbox bwrap|none]
       [--check-order] [--check-only] [--check-seeds N] [--small N] [--large N]
       [--rounds R] [--tournaments T] [--budget-minutes M] [--hold H] [--jobs 2] [--cache FILE]
@@ -52,7 +68,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.rating import Model, standings, two_player, update, wilson  # noqa: E402
+from harness.rating import Model, p_above, standings, two_player, update, wilson  # noqa: E402
 from harness.tournament import config as cfgmod  # noqa: E402
 from harness.tournament import runner  # noqa: E402
 from harness.tournament.local import greedy_strategy, play, random_strategy  # noqa: E402
@@ -63,6 +79,7 @@ TRUE_ORDER = ["search-large", "search-small", "greedy", "random"]  # strongest f
 ORDERED = [(x, y) for x in TRUE_ORDER for y in TRUE_ORDER if x != y]  # the 12 (player 0, player 1)
 UNORDERED = sorted({tuple(sorted(p)) for p in ORDERED})  # the 6 pairings
 PER_ROUND = total(4, 1)  # 12 matches per round robin
+UNORDERED_BY_STRENGTH = [(TRUE_ORDER[i], TRUE_ORDER[j]) for i in range(4) for j in range(i + 1, 4)]
 
 
 # -- part 1 ------------------------------------------------------------------------------------
@@ -390,6 +407,253 @@ def sample_efficiency(m: Matches, args, t_start: float) -> None:
         print(f"    {mode:<11} " + ", ".join(f"{a} / {b}: {n}" for (a, b), n in zip(zip(TRUE_ORDER, TRUE_ORDER[1:]), inv)))
 
 
+# -- part 3: the adaptive schedule (issue 17) ------------------------------------------------------
+
+
+def _noisy_greedy(eps: float, seed: int):
+    """Greedy play with a random legal move in a share ``eps`` of decisions: nearly as strong as greedy."""
+    from harness.strategies import greedy_action, random_action
+
+    rng = random.Random(seed * 13 + 5)
+    return lambda obs: random_action(obs, rng) if rng.random() < eps else greedy_action(obs)
+
+
+def _play_equal(job: tuple[int, str, str, float]) -> tuple[tuple[int, str, str], int]:
+    """One match of the nearly equal field (greedy, greedy-noisy): (seed, player 0, player 1) -> winner."""
+    seed, x, y, eps = job
+    strat = [greedy_strategy() if n == "greedy" else _noisy_greedy(eps, seed) for n in (x, y)]
+    return (seed, x, y), play(seed, strat).winners[0]
+
+
+Unit = tuple[int, int]  # a real duplicate pair of (a, b), a before b in TRUE_ORDER / names: winners of legs (a, b), (b, a)
+
+
+def _pool_chunks(units: int, chunk: int = 20) -> list[list[tuple[int, str, str]]]:
+    """The matches of the real units, in chunks that grow every pairing's pool evenly: pairing (a, b)
+    gets the first ``units`` seeds of part 2 (round by round), both seatings; search-large against
+    greedy and random (slow, and never close) a third as many."""
+    seeds = [round_seed(t, r) for r in range(1, units + 1) for t in range(20)][:units]
+    want = {(a, b): units if not (a == "search-large" and b in ("greedy", "random")) else max(10, units // 3)
+            for a, b in UNORDERED_BY_STRENGTH}
+    return [[(s, x, y) for (a, b), n in want.items() for s in seeds[c:min(n, c + chunk)] for x, y in ((a, b), (b, a))]
+            for c in range(0, units, chunk)]
+
+
+def _pool_units(results: dict[tuple[int, str, str], int], a: str, b: str) -> list[Unit]:
+    """Every seed played in both seatings by ``a`` and ``b``: the real units a simulated tournament draws from."""
+    seeds = sorted({s for (s, x, y) in results if (x, y) == (a, b) and (s, b, a) in results})
+    return [(results[(s, a, b)], results[(s, b, a)]) for s in seeds]
+
+
+def _unit_score(u: Unit) -> float:
+    """The first entrant's share of the two legs (it is player 0 in the first leg, player 1 in the second)."""
+    return ((u[0] == 0) + (u[1] == 1)) / 2
+
+
+class Bootstrap:
+    """Simulated tournaments of a field whose every duplicate pair is drawn (with replacement) from the
+    real units played between those two entrants: the field's true order is its pools' order."""
+
+    def __init__(self, pools: dict[tuple[str, str], list[Unit]]) -> None:
+        self.pools = pools
+
+    def legs(self, rng: random.Random, first: tuple[str, str], second: tuple[str, str]) -> tuple[int, int]:
+        """Winners (player index) of the two legs ``first`` and ``second`` = ``first`` reversed."""
+        a, b = first
+        if (a, b) in self.pools:
+            return rng.choice(self.pools[(a, b)])
+        w0, w1 = rng.choice(self.pools[(b, a)])
+        return w1, w0  # the pool's second leg is (a, b) here
+
+    def round_robin(self, names: list[str], truth: list[str], rng: random.Random, rounds: int,
+                    model: Model = Model()) -> list[tuple[int, bool]]:
+        """(matches, order right) after each round of a paired round robin (each pairing its own deals)."""
+        env = model.env()
+        ratings = {n: env.create_rating() for n in names}
+        out = []
+        seq = 0
+        for r in range(rounds):
+            for p in round_robin(names, 1, 0):
+                if p.leg:
+                    continue
+                w = self.legs(rng, p.players, p.players[::-1])
+                for leg, players in enumerate((p.players, p.players[::-1])):
+                    update(env, ratings, two_player(seq, f"{r}{p.match_id}", p.pair_id, players, w[leg], (0, 0)))
+                    seq += 1
+            out.append((seq, sorted(names, key=lambda n: (-env.expose(ratings[n]), n)) == truth))
+        return out
+
+    def adaptive(self, names: list[str], truth: list[str], rng: random.Random, settings, seed: int):
+        """An adaptive tournament: (its scheduler, (matches, order right) after each round)."""
+        from harness.tournament.adaptive import Field, Scheduler
+
+        s = Scheduler(Field(tuple(names), 2, "", seed), settings)
+        out = []
+        while rnd := s.next_round():
+            got = []
+            by_unit: dict[str, list] = {}
+            for p in rnd:
+                by_unit.setdefault(p.pair_id, []).append(p)
+            for legs in by_unit.values():
+                w = self.legs(rng, legs[0].players, legs[1].players)
+                got += [two_player(p.seq, p.match_id, p.pair_id, p.players, w[i], (0, 0)) for i, p in enumerate(legs)]
+            s.finish_round(got)
+            out.append((len(s.pairings), s.state.order() == truth))
+        return s, out
+
+
+def _right_at(curve: list[tuple[int, bool]], n: int) -> bool:
+    """Whether the order was right after ``n`` matches: the last round finished by then (a stopped
+    tournament keeps its final order)."""
+    right = False
+    for m, ok in curve:
+        if m > n:
+            break
+        right = ok
+    return right
+
+
+def _first_held(counts: list[int], need: int) -> tuple[int | None, int | None]:
+    first = next((i for i, c in enumerate(counts) if c >= need), None)
+    held = None
+    for i in range(len(counts) - 1, -1, -1):
+        if counts[i] < need:
+            break
+        held = i
+    return first, held
+
+
+def _calibration(label: str, rows: list[tuple[float, bool]], level: float) -> None:
+    """The share of reported neighbour pairs that are truly ordered, by reported confidence."""
+    bins = [(level, 0.99), (0.99, 0.999), (0.999, 1.01)] if level < 0.99 else [(level, 1.01)]
+    print(f"  calibration, {label}: neighbour pairs reported at >= {level:.0%} and truly in that order")
+    ok_all = [r for p, r in rows if p >= level]
+    for lo, hi in bins:
+        sel = [r for p, r in rows if lo <= p < hi]
+        if sel:
+            print(f"    reported [{lo:.3f}, {min(hi, 1):.3f}{')' if hi < 1 else ']'}: {sum(sel)}/{len(sel)} right "
+                  f"= {sum(sel) / len(sel):.1%}")
+    share = f"{sum(ok_all)}/{len(ok_all)} = {sum(ok_all) / len(ok_all):.1%}" if ok_all else "none reported"
+    below = [r for p, r in rows if p < level]
+    print(f"    all >= {level:.0%}: {share}; below {level:.0%} (not claimed): {len(below)} pairs, "
+          f"{sum(below)} of them in the right order", flush=True)
+
+
+def adaptive_part(m: Matches, pool, args) -> None:
+    """Issue 17: the adaptive schedule against the paired round robin on the known-strength field, and
+    its calibration there and on a field of two nearly equal bots. Every simulated tournament draws each
+    duplicate pair from the real units (both seatings of one seed) of that pairing that were played."""
+    from harness.tournament.adaptive import CAP, CONFIDENCE, Settings
+
+    T = args.adaptive_tournaments
+    need = T - T // 20
+    settings = Settings(args.confidence, args.max_matches, args.min_per_pairing)
+    winners = {k: w for k, (w, _) in m.results.items()}
+    pools = {(a, b): _pool_units(winners, a, b) for a, b in UNORDERED_BY_STRENGTH}
+    print(f"adaptive schedule (issue 17): search-small = {m.small}, search-large = {m.large} samples; "
+          f"{T} simulated tournaments per mode, each duplicate pair drawn from the real units of its pairing:")
+    for (a, b), units in pools.items():
+        score = sum(map(_unit_score, units)) / max(1, len(units))
+        won = sum(_unit_score(u) == 1 for u in units)
+        lost = sum(_unit_score(u) == 0 for u in units)
+        print(f"  {a:>12} vs {b:<12} {len(units):4d} real units, {a}'s score {score:.3f} "
+              f"(units won {won}, split {len(units) - won - lost}, lost {lost})")
+        if len(units) < 10 or score <= 0.5:
+            print("  the pools do not order the field as TRUE_ORDER: play more (--rounds) first", flush=True)
+            return
+    boot = Bootstrap(pools)
+    horizon = args.max_matches
+    grid = list(range(12, horizon + 1, 12))
+    from harness.tournament.adaptive import MODEL
+
+    rr_curves, rr0_curves, ad_curves, scheds = [], [], [], []
+    t0 = time.perf_counter()
+    for t in range(T):
+        names = list(TRUE_ORDER)
+        random.Random(f"names/{t}").shuffle(names)
+        rr_curves.append(boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND))
+        rr0_curves.append(boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND, MODEL))
+        s, curve = boot.adaptive(names, TRUE_ORDER, random.Random(f"adaptive/{t}"), settings, t)
+        ad_curves.append(curve)
+        scheds.append(s)
+    print(f"  [{time.perf_counter() - t0:.0f} s]")
+    rr = [sum(_right_at(c, n) for c in rr_curves) for n in grid]
+    rr0 = [sum(_right_at(c, n) for c in rr0_curves) for n in grid]
+    ad = [sum(_right_at(c, n) for c in ad_curves) for n in grid]
+    print(f"  order right (by mu - 3 sigma, as each leaderboard sorts) after n matches, of {T} tournaments; the round "
+          f"robin's leaderboard rates with tau = {Model().tau:.4g}, the adaptive one's with tau = {MODEL.tau:g} "
+          "(and the round robin rated so, for comparison):")
+    print("    n            " + " ".join(f"{n:4d}" for n in grid))
+    print("    round robin     " + " ".join(f"{c:4d}" for c in rr))
+    print("    round robin t=0 " + " ".join(f"{c:4d}" for c in rr0))
+    print("    adaptive        " + " ".join(f"{c:4d}" for c in ad))
+    res = {}
+    for label, counts in (("round robin", rr), ("round robin t=0", rr0), ("adaptive", ad)):
+        first, held = _first_held(counts, need)
+        res[label] = (None if first is None else grid[first], None if held is None else grid[held])
+        print(f"    {label:<15} first >= {need}/{T} right at {res[label][0]} matches; "
+              f"right from then on: {res[label][1]}")
+    fa, ha = res["adaptive"]
+    for other in ("round robin", "round robin t=0"):
+        fr, hr = res[other]
+        if fa and fr:
+            print(f"    adaptive / {other}: first {fa}/{fr} = {fa / fr:.2f}" +
+                  (f"; held {ha}/{hr} = {ha / hr:.2f}" if ha and hr else ""))
+    stops = sorted(len(s.pairings) for s in scheds)
+    by_conf = sum(s.ended == CONFIDENCE for s in scheds)
+    print(f"  adaptive stopping: {by_conf}/{T} reached {settings.confidence:.0%} on every neighbour pair "
+          f"(median {stops[len(stops) // 2]} matches, range {stops[0]}-{stops[-1]}), "
+          f"{sum(s.ended == CAP for s in scheds)} ran to the cap of {settings.max_matches}")
+    per_pair: dict[frozenset, list[int]] = {}
+    for s in scheds:
+        for pairing, e in s.state.pairs.items():
+            per_pair.setdefault(frozenset(pairing), []).append(e.matches)
+    print("  adaptive matches per pairing (mean over tournaments): " + ", ".join(
+        f"{'/'.join(sorted(k, key=TRUE_ORDER.index))} {statistics.mean(v):.0f}" for k, v in
+        sorted(per_pair.items(), key=lambda kv: -statistics.mean(kv[1]))))
+    rows = [(c, TRUE_ORDER.index(a) < TRUE_ORDER.index(b)) for s in scheds for a, b, c in s.state.neighbours()]
+    _calibration("known-strength field, at the end of each adaptive tournament", rows, settings.confidence)
+    ts_rows = []
+    for s in scheds:
+        order = s.state.order()
+        for x, y in zip(order, order[1:]):
+            ts_rows.append((p_above(s.state.ratings[x], s.state.ratings[y]), TRUE_ORDER.index(x) < TRUE_ORDER.index(y)))
+    _calibration("the same tournaments, TrueSkill's P(above next) (the leaderboard's P↓) for comparison", ts_rows,
+                 settings.confidence)
+    equal_field(pool, args, settings)
+
+
+def equal_field(pool, args, settings) -> None:
+    """Two nearly equal bots: greedy, and greedy with a random move in ``--equal-eps`` of its decisions."""
+    from harness.tournament.adaptive import CAP, Settings
+
+    n = args.equal_units
+    seeds = [_check_seed(10**6 + i) for i in range(n)]
+    jobs = [(s, x, y, args.equal_eps) for s in seeds for x, y in (("greedy", "greedy-noisy"), ("greedy-noisy", "greedy"))]
+    t0 = time.perf_counter()
+    results = dict(pool.imap_unordered(_play_equal, jobs, chunksize=64))
+    units = _pool_units(results, "greedy", "greedy-noisy")
+    wins = sum((u[0] == 0) + (u[1] == 1) for u in units)
+    lo, hi = wilson(wins, 2 * len(units))
+    score = wins / (2 * len(units))
+    truth = ["greedy", "greedy-noisy"] if score > 0.5 else ["greedy-noisy", "greedy"]
+    print(f"\nnearly equal field: greedy vs greedy with {args.equal_eps:.0%} random moves, {len(units)} real units "
+          f"({2 * len(units)} matches, {time.perf_counter() - t0:.0f} s): greedy wins {score:.1%} "
+          f"[95% Wilson {lo:.1%}, {hi:.1%}]; true order of the simulated field: {' > '.join(truth)}")
+    boot = Bootstrap({("greedy", "greedy-noisy"): units})
+    cap = Settings(settings.confidence, args.equal_cap, settings.min_per_pairing)
+    T = args.adaptive_tournaments
+    scheds = [boot.adaptive(["greedy", "greedy-noisy"], truth, random.Random(f"equal/{t}"), cap, t)[0] for t in range(T)]
+    capped = sum(s.ended == CAP for s in scheds)
+    print(f"  {T} adaptive tournaments, cap {args.equal_cap} matches: {capped}/{T} ran to the cap "
+          f"(order not established), {T - capped} stopped claiming an order")
+    rows = [(c, truth.index(a) < truth.index(b)) for s in scheds for a, b, c in s.state.neighbours()]
+    _calibration("nearly equal field", rows, settings.confidence)
+    ts = [(p_above(s.state.ratings[a], s.state.ratings[b]), truth.index(a) < truth.index(b))
+          for s in scheds for a, b in [tuple(s.state.order())]]
+    _calibration("nearly equal field, TrueSkill's P(above next) for comparison", ts, settings.confidence)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--throughput-only", action="store_true")
@@ -406,8 +670,28 @@ def main() -> None:
     ap.add_argument("--hold", type=int, default=10, help="stop once every mode held the target this many rounds")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--cache", help="JSON file keeping played matches between runs")
+    ap.add_argument("--adaptive", action="store_true",
+                    help="part 3 only (issue 17): the adaptive schedule against the round robin, and its calibration")
+    ap.add_argument("--pool", type=int, default=120,
+                    help="real units per pairing for part 3 (a third of it for search-large vs greedy and random)")
+    ap.add_argument("--adaptive-tournaments", type=int, default=200, help="simulated tournaments per mode (part 3)")
+    ap.add_argument("--confidence", type=float, default=0.95, help="adaptive confidence (part 3)")
+    ap.add_argument("--max-matches", type=int, default=360, help="adaptive cap and round-robin horizon (part 3)")
+    ap.add_argument("--min-per-pairing", type=int, default=2, help="adaptive warm-up round robins (part 3)")
+    ap.add_argument("--equal-units", type=int, default=3000, help="real units of the nearly equal field (part 3)")
+    ap.add_argument("--equal-eps", type=float, default=0.01, help="random-move share of the noisy greedy (part 3)")
+    ap.add_argument("--equal-cap", type=int, default=200, help="adaptive cap on the nearly equal field (part 3)")
     args = ap.parse_args()
     SANDBOX[:] = [args.sandbox] if args.sandbox else []
+    if args.adaptive:
+        t0 = time.perf_counter()
+        with Pool(args.jobs) as pool:
+            m = Matches(pool, args.small, args.large, args.cache)
+            for i, keys in enumerate(_pool_chunks(args.pool)):  # saved chunk by chunk: a stopped run keeps them
+                m.get(keys, f"pool, chunk {i + 1}")
+            adaptive_part(m, pool, args)
+        print(f"\npart 3: {m.played} new matches of the known field, {time.perf_counter() - t0:.0f} s wall", flush=True)
+        return
     if not args.no_throughput and not args.check_only:
         for game, what in (("sixtysix", "two-player round robin"),
                            ("three_handed", "three-handed tables in every seat rotation")):

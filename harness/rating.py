@@ -26,10 +26,12 @@ from dataclasses import asdict, dataclass, field
 import trueskill
 
 # Which failure column a forfeit cause is counted in.
-FAILURE_COLUMNS = ("timeout", "illegal", "crash", "disconnect")
+# "error" also counts the errors a bot's SDK reported in replies (its act() raised) where play went on.
+FAILURE_COLUMNS = ("timeout", "illegal", "crash", "disconnect", "no_hello", "error")
 CAUSE_COLUMN = {
+    "error": "error",
     "timeout": "timeout", "illegal": "illegal", "invalid": "illegal",
-    "crash": "crash", "no_hello": "crash", "disconnect": "disconnect",
+    "crash": "crash", "no_hello": "no_hello", "disconnect": "disconnect",  # no_hello: never started (issue 14)
 }
 
 
@@ -64,6 +66,7 @@ class Played:
     cause: str = "normal"
     offender: int | None = None
     teams: tuple[int, ...] | None = None  # team per seat; None = every seat alone
+    errors: tuple[int, ...] = ()  # per seat: errors the bot reported and played on after (none: all 0)
 
 
 def two_player(seq: int, match_id: str, pair_id: str, players: tuple[str, str], winner: int | None,
@@ -236,6 +239,8 @@ def standings(model: Model, names: Sequence[str], played: Iterable[Played]) -> S
                     c[1] += 1
         if p.offender is not None and p.cause in CAUSE_COLUMN:
             fails[p.players[p.offender]][CAUSE_COLUMN[p.cause]] += 1
+        for s, n_errors in enumerate(p.errors):
+            fails[p.players[s]]["error"] += n_errors
     for legs in pairs.values():
         if len(legs) != 2 or any(p.ranks is None for p in legs):
             continue

@@ -21,7 +21,7 @@ from typing import Any
 from rich.console import RenderableType
 
 from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, CLASSIC, POINTS, SCHNAPSEN, cards_of, parse_deck
-from harness.games.sixtysix.engine import _apply, counted_points, deal
+from harness.games.sixtysix.engine import apply_legal, counted_points, deal
 from harness.games.sixtysix.options import Rules
 
 from harness.views import four_handed as four_handed_view
@@ -34,6 +34,33 @@ __all__ = ["COLOR", "PACKS", "RANK_NAME", "STYLES", "SYMBOL", "card_text", "card
 
 PACKS = {"sixtysix": CLASSIC, "schnapsen": SCHNAPSEN}
 VIEWS = {"three_handed": three_handed_view, "four_handed": four_handed_view, "twenty_two": twenty_two_view}
+
+
+# Each row of the scoring table (66-13.1; RULES.md "Scoring"), in words.
+ROW_WORDS = {1: "a claim with 66 or more", 2: "the closer's claim with 66 or more",
+             3: "a claim with 66 or more against the closer", 4: "the closer claimed with less than 66",
+             5: "a claim with less than 66", 6: "the closer did not reach 66", 7: "all cards played, more points",
+             8: "all cards played, a tie"}
+GRADE_WORDS = {1: "the loser has 33 or more", 2: "the loser has less than 33", 3: "the loser took no trick"}
+
+
+def scoring_words(row: int, reason: str, game_points: int) -> str:
+    """Why a deal scored what it did, in words, then its row of the scoring table (66-13.1).
+
+    >>> scoring_words(1, "valid claim", 2)
+    'a claim with 66 or more; the loser has less than 33; row 1 of the scoring table in RULES.md'
+    >>> scoring_words(6, "closer failed", 3)
+    'the closer did not reach 66; 3 as the other player had no trick when the talon was closed; row 6 of the scoring table in RULES.md'
+    """
+    what = "all cards played, the last trick wins the deal" if reason == "last trick" else ROW_WORDS.get(row, reason)
+    why = ""
+    if row in (1, 2) or (row == 7 and reason != "last trick" and game_points > 1):  # graded (66-13.1 grade)
+        why = GRADE_WORDS.get(game_points, "")
+    elif row in (3, 4, 6) and game_points == 3:
+        why = "3 as the other player had no trick when the talon was closed"
+    elif row == 5 and game_points == 3:
+        why = "3 as the other player has no trick"
+    return f"{what}{'; ' + why if why else ''}; row {row} of the scoring table in RULES.md"
 
 
 def deal_lines(rules: Rules, deck: tuple[int, ...], actions: Sequence[str], names: tuple[str, str]) -> list[Text]:
@@ -52,7 +79,7 @@ def deal_lines(rules: Rules, deck: tuple[int, ...], actions: Sequence[str], name
         me = s.to_act
         who = (names[me], styles[me])
         before = s
-        s = _apply(s, a)
+        s = apply_legal(s, a)
         if a in CARD_INDEX:
             if lead is None:
                 lead = (me, a)
@@ -87,7 +114,8 @@ def deal_lines(rules: Rules, deck: tuple[int, ...], actions: Sequence[str], name
             lines.append(Text(f"    tie {counted_points(s, 0)}:{counted_points(s, 1)}: no game points", "yellow"))
         else:
             lines.append(Text.assemble("    ", (names[o.winner], f"bold {styles[o.winner]}"),
-                                       f" scores {o.game_points} ({o.reason}, row {o.row})"))
+                                       f" scores {o.game_points} game point{'s' if o.game_points != 1 else ''} "
+                                       f"({scoring_words(o.row, o.reason, o.game_points)})"))
     return lines
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, POINTS, SUIT_OF, beats
-from harness.games.sixtysix.engine import State, _apply, counted_points, legal_actions
+from harness.games.sixtysix.engine import State, apply_legal, counted_points, legal_actions
 from harness.games.sixtysix.observe import Observation
 from harness.sdk.helpers import Determinizer
 
@@ -87,14 +87,14 @@ def _value(s: State, me: int) -> int:
 
 
 def _score_open(s: State, action: str, me: int) -> float:
-    n = _apply(s, action)
+    n = apply_legal(s, action)
     if action == "close":
         return _solve_after(s, action, me)
     return _rollout(n, me)
 
 
 def _solve_after(s: State, action: str, me: int) -> int:
-    n = _apply(s, action)
+    n = apply_legal(s, action)
     if n.outcome is not None:
         return _value(n, me)
     v = _negamax(n, -4, 4, {})
@@ -125,7 +125,7 @@ def _negamax(s: State, alpha: int, beta: int, table: dict[tuple, tuple[int, int]
     me = s.to_act
     best = -4
     for a in _ordered(s, legal_actions(s)):
-        n = _apply(s, a)
+        n = apply_legal(s, a)
         if n.outcome is not None:
             o = n.outcome
             v = 0 if o.winner is None else (o.game_points if o.winner == me else -o.game_points)
@@ -158,7 +158,7 @@ def _ordered(s: State, acts: list[str]) -> list[str]:
 
 def _rollout(s: State, me: int) -> int:
     while s.outcome is None:
-        s = _apply(s, _quick(s))
+        s = apply_legal(s, _quick(s))
     return _value(s, me)
 
 

@@ -77,7 +77,10 @@ def test_misbehaviour_is_a_recorded_forfeit(tmp_path: Path, mode: str, cause: Ca
                                             clock: Clock) -> None:
     async def go(arena):
         a = Entrant("good", bot("random"), arena=arena)
-        b = Entrant("bad", bot(mode), arena=arena, hello_s=1.0, stop_grace_s=0.5)
+        # 1 s to say Hello only where never saying it is the point: on a busy machine a bot can take
+        # longer than that to start, and would then be recorded as no_hello instead of its misdeed
+        b = Entrant("bad", bot(mode), arena=arena, hello_s=1.0 if cause is Cause.NO_HELLO else 120.0,
+                    stop_grace_s=0.5)
         return await match(arena, a, b, seed=5, record_dir=tmp_path, clock=clock)
 
     r, pgids = asyncio.run(with_arena(go))

@@ -48,7 +48,7 @@ def test_without_a_seed_each_tournament_draws_a_secret_and_publishes_only_finish
                               cwd=ROOT, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         assert "independent deals" in done.stdout  # says why the legs do not share deals
-        return json.loads((out / "leaderboard.json").read_text())
+        return json.loads((out / "tournament" / "leaderboard.json").read_text())  # OUT/<name>/ (issue 14)
 
     one, two = run(tmp_path / "1"), run(tmp_path / "2")
     s1, s2 = one["tournament"]["match_seeds"], two["tournament"]["match_seeds"]

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -73,6 +74,12 @@ def _chromium(page: Path, tmp: Path, tag: str) -> tuple[str, list[dict]]:
     return r.stdout, page_requests
 
 
+def _resolved(page: Path) -> str:
+    """The page with each relative link written as the absolute path it points to."""
+    return re.sub(r'href="([^"]+)"', lambda m: f'href="{(page.parent / unquote(m.group(1))).resolve()}"',
+                  page.read_text())
+
+
 @pytest.fixture(scope="module")
 def published(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("lb")
@@ -86,8 +93,10 @@ def published(tmp_path_factory) -> Path:
     r = subprocess.run([sys.executable, "-m", "harness.cli", "leaderboard", "--db", str(tmp / "arena.db"),
                         "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
-    assert (out / "leaderboard.html").read_text() == (tmp / "run" / "leaderboard.html").read_text()
-    return out
+    # each tournament's leaderboards go to OUT/<its name>/ (issue 14)
+    # the same page, its relative links to the match pages (issue 16) pointing at the same files
+    assert _resolved(out / "html" / "leaderboard.html") == _resolved(tmp / "run" / "html" / "leaderboard.html")
+    return out / "html"
 
 
 def test_page_renders_ranking_crosstable_and_chart(published, tmp_path):
@@ -105,7 +114,9 @@ def test_page_renders_ranking_crosstable_and_chart(published, tmp_path):
     assert len(dom.cells) == len(order) * (len(order) - 1)
     assert sorted(dom.series) == sorted(order)
     assert requests == []
-    assert dom.links == []
+    # the only links are to the match pages (issue 16): relative, each to a page that is there
+    assert dom.links and all(not re.match(r"[a-z][a-z0-9+.-]*:|/", link, re.I) for link in dom.links)
+    assert all((published / link).resolve().is_file() for link in dom.links)
 
 
 def test_html_has_no_external_references(published):

@@ -111,7 +111,7 @@ def test_counts_pairs_failures_points_and_crosstable():
     assert (ra.points_for, ra.points_against) == (7 + 7 + 7 + 0, 2 + 3 + 5 + 1)
     assert (ra.pairs_won, ra.pairs_split, ra.pairs_lost) == (1, 1, 0)
     assert (rb.pairs_won, rb.pairs_split, rb.pairs_lost) == (0, 1, 1)
-    assert ra.failures == {"timeout": 1, "illegal": 0, "crash": 0, "disconnect": 0}
+    assert ra.failures == {"timeout": 1, "illegal": 0, "crash": 0, "disconnect": 0, "no_hello": 0, "error": 0}
     assert s.cross[("a", "b")].wins == 3 and s.cross[("b", "a")].wins == 1 and s.cross[("a", "b")].games == 4
     assert ra.p_above is not None and 0.5 < ra.p_above < 1 and rb.p_above is None
     assert ra.score == pytest.approx(ra.mu - 3 * ra.sigma)

@@ -39,7 +39,7 @@ def namespaces(proc: BotProcess) -> set[tuple[str, str]]:
     assert proc.pid is not None
     found = set()
     for pid in group_members(proc.pid, tree=True):
-        if pid in proc._overhead:
+        if pid in proc.overhead:
             continue
         try:
             found.add((os.readlink(f"/proc/{pid}/ns/pid"), os.readlink(f"/proc/{pid}/ns/net")))

@@ -110,9 +110,9 @@ def test_a_schnapsen_tournament_survives_sigkill_and_resumes(tmp_path: Path) -> 
     done = subprocess.run([*args, "--resume"], cwd=ROOT, env=_env(mark), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert _recorded(tmp_path / "arena.db") == scheduled  # each once, in schedule order
-    doc = json.loads((tmp_path / "leaderboard.json").read_text())
+    doc = json.loads((tmp_path / "sch" / "leaderboard.json").read_text())  # OUT/<name>/ (issue 14)
     assert [m["match_id"] for m in doc["matches"]] == scheduled
-    assert "Schnapsen" in (tmp_path / "leaderboard.md").read_text()
+    assert "Schnapsen" in (tmp_path / "sch" / "leaderboard.md").read_text()
     for rec in (tmp_path / "records").rglob("*.jsonl"):
         assert verify(rec).ok, rec
     assert not _wait_gone(mark)

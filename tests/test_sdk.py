@@ -112,7 +112,9 @@ def test_a_request_before_its_match_start_uses_the_games_defaults() -> None:
     asyncio.run(main())
 
 
-def test_a_bot_that_raises_still_answers_the_first_legal_action() -> None:
+def test_a_bot_that_raises_still_answers_a_legal_non_claim_and_reports_the_error() -> None:
+    """Issue 14: the SDK's fallback is never a (false) claim when anything else is legal, and the
+    Reply's ``error`` tells the arena what failed."""
     async def main() -> None:
         async with stand() as (servicer, _, address):
             proc = spawn(SDKBOT, address, env={"SDKBOT_RAISE": "1"})
@@ -120,7 +122,9 @@ def test_a_bot_that_raises_still_answers_the_first_legal_action() -> None:
             for rid, o in enumerate(positions(5, 7, game="schnapsen"), 1):
                 await ctx.write(request(rid, o, game="schnapsen"))
                 msg = await asyncio.wait_for(ctx.read(), 10)
-                assert action_from_pb(msg.reply.action) == o.legal[0]
+                action = action_from_pb(msg.reply.action)
+                assert action in o.legal and (action != "claim" or o.legal == ("claim",) or o.legal == ["claim"])
+                assert msg.reply.error == "act() raised RuntimeError: asked to raise"
             await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye()))
             assert await wait_exit(proc) == 0
             assert b"act() raised" in proc.stderr.read()

@@ -102,10 +102,10 @@ def test_a_table_tournament_survives_sigkill_and_resumes(tmp_path: Path, game: s
     done = subprocess.run([*args, "--resume"], cwd=ROOT, env=_env(mark), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert _recorded(tmp_path / "arena.db") == scheduled  # each once, in schedule order, tables whole
-    doc = json.loads((tmp_path / "leaderboard.json").read_text())
+    doc = json.loads((tmp_path / "t" / "leaderboard.json").read_text())  # OUT/<name>/ (issue 14)
     rows = doc["standings"]
     assert all(sum(r["places"]) == r["played"] == per_entrant for r in rows)  # every seat of every table
-    assert "finished 1st/2nd/" in (tmp_path / "leaderboard.md").read_text()
+    assert "finished 1st/2nd/" in (tmp_path / "t" / "leaderboard.md").read_text()
     for rec in (tmp_path / "records").rglob("*.jsonl"):
         assert verify(rec).ok, rec
     assert not _wait_gone(mark)

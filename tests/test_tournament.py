@@ -263,7 +263,7 @@ def _recorded(db: Path) -> list[str]:
 
 
 def _standings(out: Path) -> dict:
-    doc = json.loads((out / "leaderboard.json").read_text())
+    doc = json.loads((out / "e2e" / "leaderboard.json").read_text())  # OUT/<tournament name>/ (issue 14)
     return {k: doc[k] for k in ("standings", "crosstable", "history", "matches", "rating")}
 
 
@@ -343,9 +343,11 @@ def test_limits_reach_every_bot_and_a_resume_with_other_limits_is_refused(tmp_pa
     assert r.returncode == 2 and "could not start" in r.stderr and r.stderr.count("\n") == 1, r.stderr
 
 
-def test_resume_of_a_run_killed_before_it_recorded_anything_starts_it(tmp_path: Path) -> None:
-    """A run killed while its bots were starting left no tournament row; --resume must start it."""
+def test_resume_of_a_tournament_the_database_does_not_have_is_refused(tmp_path: Path) -> None:
+    """Issue 14: --resume never silently starts a new tournament (a run killed while its bots were
+    starting has its row already, and resumes: tests/test_first_hour_runs.py)."""
     r = subprocess.run(_cmd(tmp_path, "--resume", rounds=1), cwd=ROOT, env=_env(f"fresh-{os.getpid()}"),
                        capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    assert len(_recorded(tmp_path / "arena.db")) == 12  # 4 entrants: 6 pairings x 2 legs
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, r.stderr
+    assert "no tournament named 'e2e'" in r.stderr and "without --resume" in r.stderr
+    assert _recorded(tmp_path / "arena.db") == []

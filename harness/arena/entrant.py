@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 from typing import Any, Protocol
 
 from . import sandbox
 from .limits import Limits
-from .process import BotProcess, argv_of, describe_exit
+from .process import BotLog, BotProcess, argv_of, describe_exit
 from .result import Cause, Fault
 from .server import Arena, Session
 
@@ -41,13 +43,15 @@ class Entrant:
     match and ``crashes`` counts that. A process that timed out is not reused: the next match gets
     a fresh one, and the old one is stopped once its other matches end. A remote entrant waits for
     a bot presenting ``token``. A command entrant runs under ``limits`` (default :class:`Limits`;
-    None for none), sandboxed when ``limits.sandbox`` says so: then it dials the arena's unix socket
-    (``arena.local_address``, or ``arena.address`` when that is one).
+    None for none), sandboxed when ``limits.sandbox`` says so. A command entrant dials the arena's unix
+    socket (``arena.local_address``, or ``arena.address`` when that is one), sandboxed or not, else its
+    TCP address; remote bots use the TCP address.
     """
 
     def __init__(self, name: str, command: str | None = None, remote_name: str | None = None, *,
                  arena: Arena | None = None, token: str | None = None, hello_s: float | None = None,
-                 stop_grace_s: float = 2.0, cwd: str | None = None, limits: Limits | None = Limits()) -> None:
+                 stop_grace_s: float = 2.0, cwd: str | None = None, limits: Limits | None = Limits(),
+                 log_dir: str | Path | None = None, on_stderr: Callable[[str, str], None] | None = None) -> None:
         if (command is None) == (remote_name is None):
             raise ValueError("an entrant has either a command or a remote name")
         self.name = name
@@ -59,6 +63,10 @@ class Entrant:
         self.stop_grace_s = stop_grace_s
         self.cwd = cwd
         self.limits = limits
+        # issue 14: a command's stdout and stderr go to log_dir/NAME.log (bounded, every launch);
+        # on_stderr(name, line) sees each new stderr line
+        self.log = BotLog(Path(log_dir) / f"{_file_name(name)}.log") if log_dir is not None and command else None
+        self.on_stderr = on_stderr
         self.crashes = 0  # relaunches after the process or stream died
         self.failed_starts = 0
         self.session: Session | None = None
@@ -67,6 +75,8 @@ class Entrant:
         self._stale: set[Session] = set()  # sessions of processes that timed out: never given a match again
         self._busy: dict[Session, int] = {}  # matches in progress per session
         self._retiring: set[asyncio.Task[None]] = set()
+        self._waiting: asyncio.Future[Session | Fault] | None = None  # a remote bot's Hello being awaited
+        self._given_up: str | None = None  # why waits for a remote bot end at once (give_up)
         if command is not None:
             try:
                 sandbox.register_bot(argv_of(command), cwd)  # hidden from every other sandboxed bot
@@ -105,9 +115,18 @@ class Entrant:
                 self.failed_starts += 1
             return got
 
+    def give_up(self, why: str = "the arena is stopping") -> None:
+        """Stop waiting for a remote bot: the wait in progress, and every later one, ends at once with
+        an INTERRUPTED fault (not a forfeit: the match is not recorded). For one Ctrl-C (issue 14)."""
+        self._given_up = why
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_result(Fault(Cause.INTERRUPTED, f"{why} while waiting for remote bot '{self.remote_name}'"))
+
     async def _await_remote(self) -> Session | Fault:
         assert self.arena is not None
-        fut = self.arena.expect(self.token)
+        if self._given_up:
+            return Fault(Cause.INTERRUPTED, f"{self._given_up} while waiting for remote bot '{self.remote_name}'")
+        fut = self._waiting = self.arena.expect(self.token)
         try:
             return await asyncio.wait_for(fut, self.hello_s)
         except TimeoutError:
@@ -122,8 +141,10 @@ class Entrant:
         local = getattr(self.arena, "local_address", None) or self.arena.address
         socket = local[len("unix:"):] if local.startswith("unix:") else None
         try:
-            proc = BotProcess(self.command, {"ARENA_ADDRESS": self.arena.address, "ARENA_TOKEN": self.token}, self.cwd,
-                              self.limits, socket=socket)
+            # issue 18: a spawned bot dials the unix socket when the arena has one (sandboxed or not;
+            # cheaper per message than TCP); the TCP address is for remote bots
+            proc = BotProcess(self.command, {"ARENA_ADDRESS": local, "ARENA_TOKEN": self.token}, self.cwd,
+                              self.limits, socket=socket, log=self.log, on_stderr=self._stderr_line)
             if proc.sandboxed and socket is None:
                 raise OSError(f"a sandboxed bot reaches the arena through a unix socket; this arena listens on "
                               f"{self.arena.address} only")
@@ -195,6 +216,15 @@ class Entrant:
     def stderr_tail(self) -> str:
         return self.process.stderr_tail() if self.process is not None else ""
 
+    @property
+    def log_path(self) -> str | None:
+        """The bot's log file (stdout and stderr), when it keeps one."""
+        return None if self.log is None else str(self.log.path)
+
+    def _stderr_line(self, line: str) -> None:
+        if self.on_stderr is not None:
+            self.on_stderr(self.name, line)
+
     async def stop(self) -> None:
         """Say Goodbye, then stop the process (SIGTERM, grace, SIGKILL to its group)."""
         async with self._lock:
@@ -210,5 +240,11 @@ class Entrant:
 
 
 def _last_line(proc: BotProcess) -> str:
-    lines = proc.stderr_tail().strip().splitlines()
-    return f"; stderr: {lines[-1][:200]}" if lines else ""
+    """The last meaningful stderr lines for a forfeit's detail (issue 14: not just a version banner)."""
+    said = proc.stderr_summary()
+    return f"; stderr: {said}" if said else ""
+
+
+def _file_name(name: str) -> str:
+    """An entrant name as a file name."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".") or "bot"

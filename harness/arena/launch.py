@@ -1,40 +1,72 @@
-"""Apply resource limits, then exec the bot:
+"""Apply resource limits, then run the bot:
 ``python -I -S launch.py [--as=N] [--nofile=N] [--parent=PID] -- ARGV...``.
 
 Run as a separate interpreter (no harness imports) so that nothing runs between fork and exec
 in the multi-threaded arena. Soft and hard limits are set equal, so the bot cannot raise them.
-With ``--parent`` (Linux; the sandbox uses it) the launched process is SIGKILLed when the arena dies,
-and does not start at all if the arena (PID) died already: otherwise an arena killed while a bot
-was starting would leave that bot behind.
+
+Without ``--parent`` the launcher execs the command. With ``--parent`` (the arena always passes it)
+it stays as a small supervisor in the bot's process group: when the arena (PID) dies, even by
+SIGKILL, the kernel signals the supervisor, which SIGKILLs the whole group (bubblewrap, its
+namespace init and the bot) and then itself; if the arena died already, nothing starts. Otherwise it
+waits for the command and ends as the command did (the same exit status, or death by the same
+signal). ``PR_SET_PDEATHSIG`` alone is not enough: bubblewrap sets it in its namespace init only
+after cloning it, so an arena killed in between left that init behind (issue 11).
 """
 
 import os
 import resource
+import signal
 import sys
 
 LIMITS = {"--as": resource.RLIMIT_AS, "--nofile": resource.RLIMIT_NOFILE}
 PR_SET_PDEATHSIG = 1
+ORPHANED = signal.SIGUSR1  # what the kernel sends the supervisor when the arena dies
+
+
+def _kill_group(*_: object) -> None:
+    os.killpg(os.getpgrp(), signal.SIGKILL)  # the supervisor is in the group: it dies too
 
 
 def die_with(parent: int) -> bool:
-    """SIGKILL this process (kept across exec) when its parent dies; False if it is gone already."""
+    """Kill this process group when the parent dies; False if the parent is gone already."""
     import ctypes
-    import signal
 
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+    signal.signal(ORPHANED, _kill_group)
+    prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
+    if prctl is None or prctl(PR_SET_PDEATHSIG, ORPHANED, 0, 0, 0) != 0:
         return True  # not Linux: only the arena's own cleanup applies
     return os.getppid() == parent
 
 
+def supervise(argv: list[str]) -> int:
+    """Run ``argv`` as a child and end as it ended; 127 if it cannot be executed."""
+    for caught in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(caught, lambda *_: None)  # the group gets them too; outlive the command (reset by exec)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.execvp(argv[0], argv)
+        except OSError as e:
+            print(f"launch: cannot run '{argv[0]}': {e.strerror}", file=sys.stderr)
+        os._exit(127)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):  # die of the same signal
+        sig = os.WTERMSIG(status)
+        if sig != signal.SIGKILL:
+            signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    return os.waitstatus_to_exitcode(status)
+
+
 def main(args: list[str]) -> int:
-    """Set the limits named in ``args`` and exec the command after ``--``; 127 if that fails."""
+    """Set the limits named in ``args`` and run the command after ``--``; 127 if that fails."""
     try:
         cut = args.index("--")
     except ValueError:
-        print("launch: usage: launch.py [--as=N] [--nofile=N] -- COMMAND...", file=sys.stderr)
+        print("launch: usage: launch.py [--as=N] [--nofile=N] [--parent=PID] -- COMMAND...", file=sys.stderr)
         return 2
     argv = args[cut + 1:]
+    supervised = False
     try:
         for opt in args[:cut]:
             name, _, value = opt.partition("=")
@@ -42,6 +74,7 @@ def main(args: list[str]) -> int:
             if name == "--parent":
                 if not die_with(n):
                     return 125  # the arena is gone: start nothing
+                supervised = True
                 continue
             _, hard = resource.getrlimit(LIMITS[name])
             if hard != resource.RLIM_INFINITY:
@@ -53,6 +86,8 @@ def main(args: list[str]) -> int:
     if not argv:
         print("launch: no command", file=sys.stderr)
         return 2
+    if supervised:
+        return supervise(argv)
     try:
         os.execvp(argv[0], argv)
     except OSError as e:

@@ -1,15 +1,16 @@
 """Resource limits for spawned bots, applied to the bot's process group at launch and watched after.
 
 Kernel limits (``setrlimit`` in the launched process, inherited by every child, soft = hard so a
-bot cannot raise them): address space (RLIMIT_AS) and open files (RLIMIT_NOFILE) per process.
+bot cannot raise them): address space (RLIMIT_AS, Linux only: elsewhere one line says it is not
+applied) and open files (RLIMIT_NOFILE) per process.
 
-Watched limits (the arena polls /proc every ``poll_s`` and SIGKILLs the whole group):
+Watched limits (the arena lists processes with psutil every ``poll_s`` and SIGKILLs the whole group):
 
 * ``processes``: live processes in the bot's process group. RLIMIT_NPROC is not used: it counts
   every process of the *user* (the arena and all other bots included) and root ignores it.
 * ``cpu_s``: CPU seconds per match. RLIMIT_CPU is not used: it is per process lifetime, and one
   bot process serves many matches, possibly at once. Instead, while a match runs, the CPU time of
-  the whole group (user + system, reaped children included) is measured from /proc/<pid>/stat;
+  the whole group (user + system, reaped children included where the platform counts them) is measured;
   if more than ``cpu_s`` is used between the start of a match and now, the group is killed. A
   process serving several matches at once is charged all of its CPU in each of them (the
   conservative reading), so set ``cpu_s`` with concurrency in mind.
@@ -17,8 +18,9 @@ Watched limits (the arena polls /proc every ``poll_s`` and SIGKILLs the whole gr
 The watch counts the bot's process group and every descendant of its first process, so a child
 that calls ``setsid`` is still counted while its parent lives. Without the sandbox an orphaned
 ``setsid`` child escapes the watch and the group kill; in the sandbox (``sandbox``, see
-:mod:`harness.arena.sandbox`) the whole PID namespace dies with the bot. The watch reads /proc:
-where there is none (not Linux) the arena says so once and only the kernel limits apply.
+:mod:`harness.arena.sandbox`, Linux only) the whole PID namespace dies with the bot. The watch uses
+psutil (Linux, macOS, the BSDs); where it cannot list processes the arena says so once and only the
+kernel limits apply.
 """
 
 from __future__ import annotations
@@ -29,9 +31,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 LAUNCHER = Path(__file__).with_name("launch.py")
 GiB = 1 << 30
-_TICK = os.sysconf("SC_CLK_TCK")
+LINUX = sys.platform.startswith("linux")
+_SAID: set[str] = set()  # Linux-only limits already said to be off here
 SANDBOXES = ("auto", "bwrap", "none")
 
 
@@ -43,7 +48,7 @@ class Limits:
     ``cpu_s``: CPU seconds the bot's process group may use during one match (default None: unlimited;
     the time control already bounds each decision's wall time).
     ``open_files``: RLIMIT_NOFILE of every process (default 256).
-    ``processes``: live processes in the bot's process group (default 64), watched from /proc.
+    ``processes``: live processes in the bot's process group (default 64), watched with psutil.
     ``poll_s``: how often the watched limits are checked (default 0.1 s).
     ``sandbox``: ``bwrap`` (bubblewrap, :mod:`harness.arena.sandbox`), ``none``, or ``auto`` (the
     default: bwrap where it works, else none with one line saying so).
@@ -77,8 +82,10 @@ class Limits:
         """``argv`` behind the launcher that applies the kernel limits and then execs it; with
         ``die_with_arena``, the launched process also dies with this one (see launch.py)."""
         opts = [f"--parent={os.getpid()}"] if die_with_arena else []
-        if self.address_space_bytes is not None:
+        if self.address_space_bytes is not None and LINUX:
             opts.append(f"--as={self.address_space_bytes}")
+        elif self.address_space_bytes is not None:
+            linux_only("the address-space limit (RLIMIT_AS)")
         if self.open_files is not None:
             opts.append(f"--nofile={self.open_files}")
         if not opts:
@@ -93,41 +100,102 @@ class Limits:
         return d
 
 
-def group_stats(pgid: int, tree: bool = True) -> list[tuple[int, list[bytes]]]:
+def linux_only(what: str) -> None:
+    """Say once, in one line, that ``what`` is Linux-only and is not applied on this platform."""
+    if what not in _SAID:
+        _SAID.add(what)
+        print(f"arena: {what} is Linux-only (this is {sys.platform}): not applied", file=sys.stderr, flush=True)
+
+
+_UNWATCHED: list[str] = []  # why processes cannot be listed here, once found out (and said)
+
+
+def _unwatched(why: str) -> None:
+    """Say once, in one line, that the watched limits are off and why."""
+    if not _UNWATCHED:
+        _UNWATCHED.append(why)
+        print(f"arena: cannot list processes here ({why}): the process and CPU limits are not watched, "
+              "only the kernel limits apply", file=sys.stderr, flush=True)
+
+
+def watchable() -> bool:
+    """Whether this arena can list processes and read their CPU times (psutil works here)."""
+    if not _UNWATCHED:
+        try:
+            psutil.Process().cpu_times()
+            psutil.pids()
+        except (OSError, psutil.Error) as e:
+            _unwatched(f"{type(e).__name__}: {e}")
+    return not _UNWATCHED
+
+
+def group_stats(pgid: int, tree: bool = True) -> list[tuple[int, bool, float]]:
     """The processes of a bot started as group leader ``pgid``: its process group and, with
     ``tree`` (only while process ``pgid`` is known not to be reaped: its pid cannot be reused), every
-    descendant of it; each with its /proc stat fields from field 3 (state) on (proc(5))."""
-    every: dict[int, list[bytes]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        every[int(name)] = stat[stat.rindex(b")") + 2:].split()  # state ppid pgrp ...
-    found = {pid for pid, fields in every.items() if int(fields[2]) == pgid}
+    descendant of it or of a member; each as (pid, is a zombie, CPU seconds: user + system, reaped
+    children included where the platform keeps them). Found with psutil: the group from every pid's
+    group id (cheap), the tree from psutil's children, the times of those processes only. Empty
+    where processes cannot be listed (:func:`watchable`)."""
+    if not watchable():
+        return []
+    try:
+        pids = psutil.pids()
+    except (OSError, psutil.Error) as e:
+        _unwatched(f"{type(e).__name__}: {e}")
+        return []
+    found = {pid for pid in pids if _pgid(pid) == pgid}
     if tree:
-        children: dict[int, list[int]] = {}
-        for pid, fields in every.items():
-            children.setdefault(int(fields[1]), []).append(pid)
-        todo = list(found | ({pgid} & every.keys()))
-        found.update(todo)
-        while todo:
-            for kid in children.get(todo.pop(), ()):
-                if kid not in found:
-                    found.add(kid)
-                    todo.append(kid)
-    return [(pid, every[pid]) for pid in sorted(found)]
+        roots = [pgid] + sorted(found - {pgid})
+        seen: set[int] = set()
+        for root in roots:
+            if root in seen:
+                continue  # a descendant of a root already walked: its subtree is in already
+            kids = _descendants(root)
+            if root == pgid and kids is not None:
+                found.add(pgid)
+            seen.update(kids or ())
+            found.update(kids or ())
+    out = []
+    for pid in sorted(found):
+        try:
+            proc = psutil.Process(pid)
+            with proc.oneshot():
+                zombie = proc.status() == psutil.STATUS_ZOMBIE
+                try:
+                    t = proc.cpu_times()
+                    cpu = t.user + t.system + getattr(t, "children_user", 0.0) + getattr(t, "children_system", 0.0)
+                except psutil.ZombieProcess:  # macOS keeps no times for a zombie
+                    cpu = 0.0
+        except (psutil.NoSuchProcess, psutil.AccessDenied, OSError):
+            continue  # gone since the scan
+        out.append((pid, zombie, cpu))
+    return out
+
+
+def _pgid(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None
+
+
+def _descendants(pid: int) -> list[int] | None:
+    """Every descendant of ``pid`` (None when ``pid`` is gone)."""
+    try:
+        return [c.pid for c in psutil.Process(pid).children(recursive=True)]
+    except (psutil.NoSuchProcess, psutil.AccessDenied, OSError):
+        return None
 
 
 def group_usage(pgid: int, exclude: frozenset[int] = frozenset(), tree: bool = True) -> tuple[int, float]:
     """Live (non-zombie) processes of the bot led by ``pgid`` (see :func:`group_stats`; the pids in
-    ``exclude``, the sandbox's own, are not counted) and their CPU seconds (user + system, reaped
-    children included; zombies' own time counted too), from one pass over /proc."""
-    live, ticks = 0, 0
-    for pid, fields in group_stats(pgid, tree):
-        live += fields[0] != b"Z" and pid not in exclude
-        ticks += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
-    return live, ticks / _TICK
+    ``exclude``, the sandbox's own, are not counted) and their CPU seconds (zombies' own time too).
+
+    >>> live, cpu = group_usage(os.getpgid(0)); live >= 1 and cpu > 0
+    True
+    """
+    live, cpu = 0, 0.0
+    for pid, zombie, seconds in group_stats(pgid, tree):
+        live += not zombie and pid not in exclude
+        cpu += seconds
+    return live, cpu

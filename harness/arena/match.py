@@ -45,11 +45,16 @@ class _Forfeit(Exception):
 
 async def play_match(entrants: Sequence[Player], *, match_id: str, seed: int, game: str = "sixtysix",
                      rules: Any = None, clock: Clock = Clock(), record_dir: Path | None = None,
-                     on_event: Callable[[Event], None] | None = None, record_path: Path | None = None) -> MatchResult:
+                     on_event: Callable[[Event], None] | None = None, record_path: Path | None = None,
+                     strict: bool = False, book: Mapping[str, Any] | None = None) -> MatchResult:
     """Play one match of ``game`` (default rules when ``rules`` is None; a mapping of options is
-    parsed by the game). Returns the result (forfeits included) and writes
+    parsed by the game). A Reply that reports an error of the bot (``Reply.error``: its SDK answered
+    for a failed ``act()``) is counted in ``MatchResult.errors`` and play goes on; with ``strict`` it is
+    a forfeit (cause ERROR). Returns the result (forfeits included) and writes
     ``record_dir/<match_id>.jsonl`` when ``record_dir`` is given (or ``record_path``). When cancelled, the record is
-    written with cause INTERRUPTED, ``on_event`` gets the result, and CancelledError propagates."""
+    written with cause INTERRUPTED, ``on_event`` gets the result, and CancelledError propagates. ``book``
+    (a deal book's entry, :mod:`harness.deals`) goes into the record's header; without it the header has no
+    such field."""
     if record_path is None and record_dir is not None:
         record_path = Path(record_dir) / f"{match_id}.jsonl"
     g = get_game(game)
@@ -57,7 +62,7 @@ async def play_match(entrants: Sequence[Player], *, match_id: str, seed: int, ga
         rules = g.rules(rules or {})
     if len(entrants) != g.players(rules):
         raise ValueError(f"{g.title} seats {g.players(rules)} players, got {len(entrants)} entrants")
-    loop = _Loop(tuple(entrants), match_id, seed, g, rules, clock, on_event)
+    loop = _Loop(tuple(entrants), match_id, seed, g, rules, clock, on_event, strict, book)
     try:
         await loop.run(record_path)
     except asyncio.CancelledError:
@@ -83,7 +88,8 @@ def check_reply(reply: Any, legal: Sequence[str]) -> str | Fault:
 
 class _Loop:
     def __init__(self, entrants: tuple[Player, ...], match_id: str, seed: int, game: Game[Any, Any, Any], rules: Any,
-                 clock: Clock, on_event: Callable[[Event], None] | None) -> None:
+                 clock: Clock, on_event: Callable[[Event], None] | None, strict: bool = False,
+                 book: Mapping[str, Any] | None = None) -> None:
         self.entrants = entrants
         self.names = tuple(e.name for e in entrants)
         self.match_id, self.seed, self.game, self.rules, self.clock = match_id, seed, game, rules, clock
@@ -99,9 +105,13 @@ class _Loop:
         self.deal_no = 0  # the deal being played
         self.sessions: list[Session] = []
         self.rejoins = [0] * len(entrants)
+        self.strict = strict
+        self.errors = [0] * len(entrants)  # replies that reported an error of the bot (Reply.error)
         self.result: MatchResult | None = None
+        self.rules_map = game.rules_map(rules)  # once per match: the header and every MatchStart carry it
         self.rec = Recorder({"match_id": match_id, "seed": seed, "game": game.id, "players": list(self.names),
-                             "teams": list(self.teams), "rules": game.rules_map(rules), "clock": clock.to_dict()})
+                             "teams": list(self.teams), "rules": dict(self.rules_map), "clock": clock.to_dict(),
+                             **({"book": dict(book)} if book else {})})  # the deal book's entry (harness.deals)
 
     async def run(self, record_path: Path | None) -> None:
         if self.emit:
@@ -116,7 +126,7 @@ class _Loop:
             return
         if faults:
             p, fault = faults[0]
-            self.finish(p, fault, record_path)
+            self.finish(None if fault.cause is Cause.INTERRUPTED else p, fault, record_path)  # stopped: nobody lost
             return
         self.sessions = [g for g in got if isinstance(g, Session)]
         try:
@@ -163,6 +173,8 @@ class _Loop:
             action = check_reply(reply, legal)
             if isinstance(action, Fault):
                 raise _Forfeit(player, action)
+            if reply.error:
+                self._bot_error(player, reply.error)
             done = g.deals_done(m)
             try:
                 nxt = g.apply(m, action)
@@ -180,6 +192,15 @@ class _Loop:
                 self._deal_end()
                 if g.outcome(m) is None:
                     self._deal_start()
+
+    def _bot_error(self, player: int, error: str) -> None:
+        """A reply that says the bot's own code failed: counted, or with ``strict`` a forfeit."""
+        detail = " ".join(error.split())[:200]
+        if self.strict:
+            raise _Forfeit(player, Fault(Cause.ERROR, f"the bot reported an error (strict): {detail}"))
+        self.errors[player] += 1
+        if self.emit:
+            self.emit({"type": "bot_error", "player": player, "decision_no": self.applied + 1, "detail": detail})
 
     async def _rejoin(self, player: int, fault: Fault) -> Fault | None:
         """After a lost stream, let an entrant with ``rejoin(fault) -> Session | Fault`` (a league bot)
@@ -204,7 +225,7 @@ class _Loop:
     def _match_start(self, player: int) -> bytes:
         """The MatchStart notice for ``player``."""
         return notices.match_start(self.wire_id, self.game.id, player, self.names, self.teams,
-                                   self.game.rules_map(self.rules), self.clock.move_ms, self.clock.bank_ms)
+                                   self.rules_map, self.clock.move_ms, self.clock.bank_ms)
 
     def _deal_start_for(self, player: int) -> bytes:
         """The DealStart notice of the current deal for ``player``."""
@@ -262,13 +283,18 @@ class _Loop:
             teams=self.teams, cause=fault.cause, offender=offender, detail=fault.detail, deals=len(self.rec.deals),
             decisions=applied, record=None if path is None else str(path),
             duration_s=round(time.monotonic() - self.t0, 6),
+            errors=tuple(self.errors) if any(self.errors) else (),
+            logs=tuple(getattr(e, "log_path", None) for e in self.entrants),
         )
         self.rec.end = {"ranks": None if ranks is None else list(ranks), "scores": list(scores),
                         "cause": str(fault.cause), "offender": offender,
                         "deal_no": self.deal_no if started else 0, "decision_no": forfeit_at,
                         "detail": fault.detail, "deals": self.result.deals, "decisions": applied,
                         "duration_s": self.result.duration_s}
+        if any(self.errors):
+            self.rec.end["errors"] = list(self.errors)
         self.rec.tails = [e.stderr_tail()[-RECORD_TAIL_CHARS:] for e in self.entrants]
+        self.rec.logs = list(self.result.logs)
         if path is not None:
             self.rec.write(path)
         if self.emit:

@@ -1,6 +1,7 @@
 """A bot process: launched in its own process group under :class:`Limits` (in the bubblewrap sandbox
-when ``Limits.sandbox`` resolves to ``bwrap``), stderr kept as a bounded tail (stdout is discarded),
-watched for the group limits, stopped for sure."""
+when ``Limits.sandbox`` resolves to ``bwrap``), stderr kept as a bounded tail, stdout and stderr
+written to a bounded log file when given one (:class:`BotLog`), watched for the group limits (with
+psutil), stopped for sure."""
 
 from __future__ import annotations
 
@@ -8,18 +9,25 @@ import asyncio
 import atexit
 import itertools
 import os
+import re
 import shlex
 import shutil
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO
+
+import psutil
 
 from . import sandbox
-from .limits import Limits, group_stats, group_usage
+from .limits import Limits, group_stats, group_usage, watchable
 
 TAIL_BYTES = 64 * 1024
+LOG_BYTES = 1 << 20  # a bot's log file is rotated (to NAME.1) past this: at most twice this on disk
+LINE_BYTES = 4096  # a longer line is written (and shown) in pieces
 _LIVE: set[int] = set()  # process groups started here and not yet known to be gone
-_NO_PROC: list[str] = []  # set once the arena said that /proc is missing
 
 
 def argv_of(command: str) -> list[str]:
@@ -37,9 +45,90 @@ def argv_of(command: str) -> list[str]:
 
 
 def group_members(pgid: int, tree: bool = False) -> list[int]:
-    """Live (non-zombie) processes in process group ``pgid``, read from /proc; with ``tree`` (only
+    """Live (non-zombie) processes in process group ``pgid`` (psutil); with ``tree`` (only
     while process ``pgid`` is not reaped) also every descendant of process ``pgid``."""
-    return [pid for pid, fields in group_stats(pgid, tree) if fields[0] != b"Z"]
+    return [pid for pid, zombie, _ in group_stats(pgid, tree) if not zombie]
+
+
+class BotLog:
+    """A bot's stdout and stderr, line by line (``out| `` and ``err| ``), appended to ``path`` (one
+    ``==`` line per launch and per stop); past ``cap`` bytes the file becomes ``path.1`` (replacing
+    an older one) and a new one starts, so a bot's output never takes more than ``2 * cap`` on disk.
+    A write that fails (a full disk) is dropped: the match goes on."""
+
+    def __init__(self, path: str | Path, cap: int = LOG_BYTES) -> None:
+        self.path = Path(path)
+        self.cap = cap
+        self._f: IO[bytes] | None = None
+        self._size = 0
+
+    def _open(self) -> IO[bytes]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        f = self._f = open(self.path, "ab")
+        self._size = f.tell()
+        return f
+
+    def write(self, prefix: bytes, lines: list[bytes]) -> None:
+        """Append ``lines`` (without their newlines), each after ``prefix``."""
+        try:
+            f = self._f or self._open()
+            for line in lines:
+                data = prefix + line + b"\n"
+                if self._size and self._size + len(data) > self.cap:
+                    f.close()
+                    os.replace(self.path, self.path.with_name(self.path.name + ".1"))
+                    f = self._open()
+                f.write(data)
+                self._size += len(data)
+            f.flush()
+        except OSError:
+            pass
+
+    def note(self, text: str) -> None:
+        """One ``==`` line: the time (UTC) and ``text``."""
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.write(b"== ", [f"{now} {text}".encode("utf-8", "replace")])
+
+    def close(self) -> None:
+        if self._f is not None:
+            try:
+                self._f.close()
+            except OSError:
+                pass
+            self._f = None
+
+
+_NOISE = re.compile(r"^(Node\.js v[\d.]+|Traceback \(most recent call last\):|[\s{}()\[\]^~,;.]*)$")
+_ERRORISH = re.compile(r"(?i)error|exception|fatal|panic|cannot|can't|could not|failed|denied|not found|"
+                       r"no such|no module|killed|abort")
+
+
+def stderr_summary(text: str, lines: int = 3, limit: int = 300) -> str:
+    """The last meaningful lines of a bot's stderr, joined with `` | ``: the last line that reads
+    like an error and up to ``lines - 1`` after it, leaving out stack frames and source excerpts
+    (indented lines), a runtime's version banner (``Node.js v20...``) and lines of punctuation; else
+    the last line that remains. Each line is cut at 200 characters, the whole at ``limit``.
+
+    >>> stderr_summary("Traceback (most recent call last):\\n  File \\"b.py\\", line 1\\n    x()\\nValueError: boom\\n")
+    'ValueError: boom'
+    >>> stderr_summary("node:internal/modules/cjs/loader:1228\\n  throw err;\\n  ^\\n\\nError: Cannot find module 'x'\\n"
+    ...                "Require stack:\\n- /b/bot.js\\n    at Module._load (node:internal)\\n{\\n  code: 'MODULE_NOT_FOUND'\\n}\\n\\n"
+    ...                "Node.js v20.20.2\\n")
+    "Error: Cannot find module 'x' | Require stack: | - /b/bot.js"
+    >>> stderr_summary("Node.js v20.20.2\\n"), stderr_summary("starting\\nready\\n")
+    ('Node.js v20.20.2', 'ready')
+    """
+    raw = [ln.rstrip() for ln in text.splitlines() if ln.strip()]
+    kept = [ln for ln in raw if not ln[:1].isspace() and not _NOISE.match(ln)]
+    if not kept:
+        return raw[-1][:limit] if raw else ""
+    start, n = len(kept) - 1, 1
+    for i in range(len(kept) - 1, -1, -1):
+        if _ERRORISH.search(kept[i]):
+            start, n = i, lines
+            break
+    out = " | ".join(ln if len(ln) <= 200 else ln[:197] + "..." for ln in kept[start:start + n])
+    return out if len(out) <= limit else out[: limit - 3] + "..."
 
 
 def _killpg(pgid: int, sig: int) -> None:
@@ -55,32 +144,56 @@ def _kill_all() -> None:
         _killpg(pgid, signal.SIGKILL)
 
 
+def sandbox_chain(init: int | None) -> set[int]:
+    """The sandbox's own processes above the bot: its namespace init and that one's parent
+    (bubblewrap's outer process, a child of the launcher that supervises it, see launch.py)."""
+    if init is None:
+        return set()
+    try:
+        return {init, psutil.Process(init).ppid()}
+    except psutil.Error:
+        return {init}
+
+
 class BotProcess:
     """One launched bot command. ``pid`` is also its process group id.
 
-    Sandboxed (``limits.sandbox`` resolves to ``bwrap``), ``pid`` is bubblewrap's outer process;
+    Sandboxed (``limits.sandbox`` resolves to ``bwrap``), ``pid`` is the launcher supervising
+    bubblewrap (launch.py), which kills the group when the arena dies;
     ``socket`` (the host path of the arena's unix socket) is bound inside and ARENA_ADDRESS names it
     there (without one the bot reaches nothing). No ``limits`` means no limits and no sandbox.
+    ``log``: the bot's log file (stdout and stderr, :class:`BotLog`); None: stdout is discarded.
+    ``on_stderr``: called with each new line of stderr (in the event loop), e.g. to show it live.
     """
 
     def __init__(self, command: str, env: Mapping[str, str], cwd: str | None = None,
-                 limits: Limits | None = None, socket: str | None = None) -> None:
+                 limits: Limits | None = None, socket: str | None = None, log: BotLog | None = None,
+                 on_stderr: Callable[[str], None] | None = None) -> None:
         self.command = command
         self.argv = argv_of(command)
         self.limits = limits
         self.sandbox = sandbox.resolve(limits.sandbox) if limits is not None else "none"
         self.socket = socket
-        self._overhead: frozenset[int] = frozenset()  # the sandbox's own processes (not the bot's)
+        self._overhead: frozenset[int] = frozenset()  # the launcher's and the sandbox's own processes
         self._env = {**os.environ, **env}
         self._cwd = cwd
         self._proc: asyncio.subprocess.Process | None = None
         self._tail = bytearray()
+        self.log = log
+        self.on_stderr = on_stderr
         self._drain: asyncio.Task[None] | None = None
+        self._drain_out: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
         self._windows: dict[int, float] = {}  # open per-match CPU windows: id -> group CPU s at the start
         self._ids = itertools.count(1)
         self._stopped = False
         self.killed_for: str | None = None  # why the watchdog killed the group, if it did
+
+    @property
+    def overhead(self) -> frozenset[int]:
+        """The processes of the group that are not the bot's: the launcher that supervises it and,
+        sandboxed, bubblewrap's outer process and namespace init (once bubblewrap has reported it)."""
+        return self._overhead
 
     @property
     def sandboxed(self) -> bool:
@@ -102,11 +215,12 @@ class BotProcess:
                     raise
                 if self.socket is not None:
                     self._env["ARENA_ADDRESS"] = sandbox.INSIDE_ADDRESS
-            argv = self.limits.wrap(argv, die_with_arena=self.sandboxed)
+            argv = self.limits.wrap(argv, die_with_arena=True)  # the launcher supervises it (launch.py)
         try:
             self._proc = await asyncio.create_subprocess_exec(
                 *argv, env=self._env, cwd=self._cwd, stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, start_new_session=True,
+                stdout=asyncio.subprocess.PIPE if self.log is not None else asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE, start_new_session=True,
                 pass_fds=() if info is None else (info[1],),
             )
         except BaseException:
@@ -117,9 +231,14 @@ class BotProcess:
             if info is not None:
                 os.close(info[1])
         _LIVE.add(self._proc.pid)
+        if self.limits is not None:
+            self._overhead = frozenset({self._proc.pid})  # the launcher
         if info is not None:
             self._read_info(info[0])
-        self._drain = asyncio.create_task(self._read_stderr(self._proc.stderr))
+        if self.log is not None:
+            self.log.note(f"started (pid {self._proc.pid}, sandbox {self.sandbox}): {self.command}")
+            self._drain_out = asyncio.create_task(self._read(self._proc.stdout, b"out| "))
+        self._drain = asyncio.create_task(self._read(self._proc.stderr, b"err| "))
         if self.limits is not None and self.limits.watched:
             self._watch = asyncio.create_task(self._watchdog(self.limits))
 
@@ -143,7 +262,7 @@ class BotProcess:
                 loop.remove_reader(fd)
                 os.close(fd)
                 assert self._proc is not None
-                self._overhead = frozenset({self._proc.pid} | ({init} if init is not None else set()))
+                self._overhead = frozenset({self._proc.pid, *sandbox_chain(init)})
 
         loop.add_reader(fd, readable)
 
@@ -162,7 +281,7 @@ class BotProcess:
         k = next(self._ids)
         pgid = self.pid
         self._windows[k] = group_usage(pgid, tree=self._unreaped)[1] \
-            if pgid is not None and self.limits and self.limits.cpu_s and not _NO_PROC else 0.0
+            if pgid is not None and self.limits and self.limits.cpu_s and watchable() else 0.0
         return k
 
     def close_window(self, k: int) -> None:
@@ -185,7 +304,7 @@ class BotProcess:
         assert self._proc is not None
         pgid = self._proc.pid
         _killpg(pgid, sig)
-        if self._unreaped and not _NO_PROC:
+        if self._unreaped:
             for pid in group_members(pgid, tree=True):
                 try:
                     os.kill(pid, sig)
@@ -196,10 +315,7 @@ class BotProcess:
         """Poll the group: too many processes, or too much CPU in a match window, kills it."""
         assert self._proc is not None
         pgid = self._proc.pid
-        if not os.path.isdir("/proc/self"):
-            if not _NO_PROC:
-                _NO_PROC.append("said")
-                print("arena: no /proc here (Linux-only): the process and CPU limits are not watched", file=sys.stderr)
+        if not watchable():  # it said why, once
             return
         while self._proc.returncode is None and not self._stopped:
             await asyncio.sleep(limits.poll_s)
@@ -228,13 +344,43 @@ class BotProcess:
     def stderr_tail(self) -> str:
         return self._tail.decode("utf-8", "replace")
 
-    async def _read_stderr(self, stream: asyncio.StreamReader | None) -> None:
+    def stderr_summary(self) -> str:
+        """The last meaningful lines of stderr (:func:`stderr_summary`)."""
+        return stderr_summary(self.stderr_tail())
+
+    async def _read(self, stream: asyncio.StreamReader | None, prefix: bytes) -> None:
+        """Drain stdout (``out| ``) or stderr (``err| ``): stderr into the tail, both into the log
+        line by line, each stderr line to ``on_stderr``."""
         if stream is None:
             return
+        err = prefix == b"err| "
+        partial = b""
         while chunk := await stream.read(65536):
-            self._tail += chunk
-            if len(self._tail) > TAIL_BYTES:
-                del self._tail[: len(self._tail) - TAIL_BYTES]
+            if err:
+                self._tail += chunk
+                if len(self._tail) > TAIL_BYTES:
+                    del self._tail[: len(self._tail) - TAIL_BYTES]
+            if self.log is None and not (err and self.on_stderr):
+                continue
+            *lines, partial = (partial + chunk).split(b"\n")
+            if len(partial) > LINE_BYTES:  # an endless line is taken as it is
+                lines.append(partial)
+                partial = b""
+            self._lines(prefix, lines)
+        if partial:
+            self._lines(prefix, [partial])
+
+    def _lines(self, prefix: bytes, lines: list[bytes]) -> None:
+        if not lines:
+            return
+        if self.log is not None:
+            self.log.write(prefix, lines)
+        if prefix == b"err| " and self.on_stderr is not None:
+            for line in lines:
+                try:
+                    self.on_stderr(line.decode("utf-8", "replace").rstrip("\r"))
+                except Exception:  # noqa: BLE001 - a display problem must not stop the drain
+                    pass
 
     async def wait_exit(self, timeout: float) -> int | None:
         """The exit status once the process has exited within ``timeout``, else None."""
@@ -270,11 +416,15 @@ class BotProcess:
         _LIVE.discard(pgid)
         if self._watch is not None:
             self._watch.cancel()
-        if self._drain is not None:
-            try:
-                await asyncio.wait_for(self._drain, 1.0)
-            except (asyncio.TimeoutError, Exception):
-                self._drain.cancel()
+        for drain in (self._drain, self._drain_out):
+            if drain is not None:
+                try:
+                    await asyncio.wait_for(drain, 1.0)
+                except (asyncio.TimeoutError, Exception):
+                    drain.cancel()
+        if self.log is not None:
+            self.log.note(f"stopped: {describe_exit(self.returncode)}")
+            self.log.close()
 
 
 def describe_exit(code: int | None) -> str:

@@ -6,16 +6,18 @@ timing fields: ``ms`` in a deal line (milliseconds each action took, measured at
 drops exactly those.
 
 Lines, in order (version 2):
-  {"type": "header", "version": 2, "match_id", "seed", "game", "players", "teams", "rules", "clock"}
+  {"type": "header", "version": 2, "match_id", "seed", "game", "players", "teams", "rules", "clock"[, "book"]}
   {"type": "deal", "deal_no", <the game's deal fields>, "actions", "ms", "result"}   one per deal begun
   {"type": "end", "ranks", "scores", "cause", "offender", "deal_no", "decision_no", "detail",
-   "deals", "decisions", "duration_s"}
-  {"type": "stderr", "tails": [tail of each player]}
+   "deals", "decisions", "duration_s"[, "errors": [per player]]}
+  {"type": "stderr", "tails": [tail of each player][, "logs": [each player's log file or null]]}
 The game's deal fields are :attr:`harness.games.base.DealStart.record` (Sixty-Six: ``dealer``,
 ``deck``); ``result`` is null for a deal cut short by a forfeit, else
 :attr:`harness.games.base.DealEnd.record` (Sixty-Six: ``winner``, ``game_points``, ``row``,
-``reason``, ``scores``). ``ranks`` is null when the match has no result. Version 1 records (Sixty-Six
-only, ``winner`` instead of ``ranks`` in the end line) still verify.
+``reason``, ``scores``). ``ranks`` is null when the match has no result. ``errors`` (only when a
+bot reported one: replies whose ``error`` said its code failed, the match played on) counts them. Version 1 records (Sixty-Six
+only, ``winner`` instead of ``ranks`` in the end line) still verify. ``book`` (only for a match played from
+a deal book, :mod:`harness.deals`) names the entry: ``{"file", "entry", "line"[, "label"]}``.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class Recorder:
         self.deals: list[dict[str, Any]] = []
         self.end: dict[str, Any] | None = None
         self.tails: list[str] = [""] * len(self.header.get("players", ()))
+        self.logs: list[str | None] = []  # each player's log file (stdout and stderr); none: not written
 
     def begin_deal(self, d: DealStart) -> None:
         self.actions: list[str] = []
@@ -64,7 +67,7 @@ class Recorder:
         out = [self.header, *self.deals]
         if self.end is not None:
             out.append({"type": "end", **self.end})
-        out.append({"type": "stderr", "tails": self.tails})
+        out.append({"type": "stderr", "tails": self.tails, **({"logs": self.logs} if any(self.logs) else {})})
         return [dumps(o) for o in out]
 
     def write(self, path: Path) -> None:

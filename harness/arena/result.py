@@ -18,6 +18,7 @@ class Cause(enum.StrEnum):
     DISCONNECT = "disconnect"  # the stream ended while the process (if any) was alive
     NO_HELLO = "no_hello"  # no valid Hello within the start-up limit
     INTERRUPTED = "interrupted"  # cancelled by the arena; nobody wins
+    ERROR = "error"  # the bot reported an error in a Reply (its act() raised) and the match is strict
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,8 @@ class MatchResult:
     decisions: int
     record: str | None
     duration_s: float
+    errors: tuple[int, ...] = ()  # per player: replies whose ``error`` said the bot's code failed (play went on)
+    logs: tuple[str | None, ...] = ()  # per player: the bot's log file (stdout and stderr), when it has one
 
     @property
     def winner(self) -> int | None:
@@ -80,7 +83,7 @@ class MatchResult:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        for k in ("players", "ranks", "scores", "teams"):
+        for k in ("players", "ranks", "scores", "teams", "errors", "logs"):
             d[k] = None if d[k] is None else list(d[k])
         d["cause"] = str(self.cause)
         return d
@@ -93,5 +96,6 @@ class MatchResult:
             ranks=None if ranks is None else tuple(int(r) for r in ranks), scores=tuple(int(s) for s in d["scores"]),
             teams=tuple(int(t) for t in d["teams"]), cause=Cause(d["cause"]), offender=d["offender"],
             detail=d["detail"], deals=int(d["deals"]), decisions=int(d["decisions"]), record=d["record"],
-            duration_s=float(d["duration_s"]),
+            duration_s=float(d["duration_s"]), errors=tuple(int(e) for e in d.get("errors") or ()),
+            logs=tuple(d.get("logs") or ()),
         )

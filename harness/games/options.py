@@ -18,6 +18,8 @@ ValueError: unknown rule option 'pack' for three_handed (options: match_target)
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -43,8 +45,14 @@ def read_options(values: Mapping[str, Any], known: Sequence[str], coerce: Callab
     out: dict[str, Any] = {}
     for name, raw in values.items():
         if name not in known:
-            where = f" for {game} (options: {', '.join(known)})" if game else ""
-            raise ValueError(f"unknown rule option {name!r}{where}")
+            where = f" for {game}" if game else ""
+            near = suggestion(str(name), known)
+            if near is not None:  # issue 14: the nearest name, in the same one line
+                raise ValueError(f"unknown rule option {str(name)[:60]!r}{where}: did you mean {near!r}?")
+            listed = ", ".join(known)
+            if len(listed) > 120:  # one short line: the listing command instead of every name
+                listed = f"`arena rules options{' ' + game if game else ''}` lists them"
+            raise ValueError(f"unknown rule option {str(name)[:60]!r}{where} (options: {listed})")
         out[name] = coerce(name, raw)
     return out
 
@@ -111,3 +119,58 @@ def option_texts(values: Mapping[str, Any]) -> dict[str, str]:
 def changed_options(current: Mapping[str, str], default: Mapping[str, str]) -> list[str]:
     """``name=value`` for each option of ``current`` whose text differs from ``default``'s."""
     return [f"{k}={v}" for k, v in current.items() if default[k] != v]
+
+
+def suggestion(name: str, known: Iterable[str]) -> str | None:
+    """The known name closest to a mistyped ``name`` (difflib), or None when none is close.
+
+    >>> suggestion("dealer_rotaton", ("match_target", "dealer_rotation")), suggestion("zzz", ("pack",))
+    ('dealer_rotation', None)
+    """
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+_EXPECTED = re.compile(r"\(expected (?:one of: )?(.+)\)$")
+_RANGE = re.compile(r"(-?\d+)\s*(?:\.\.|to)\s*(-?\d+)")
+_PROBES = ("?", "-1000000000", "1000000000")  # not a value of any option; ints out of range name the range
+
+
+def option_values(game: Any, name: str) -> str:
+    """The values rule option ``name`` of ``game`` accepts, as text (``1 to 1000``, ``winner, alternate``),
+    learnt by asking the game itself: ``game.rules`` names what it expected for a value it refuses, and
+    each value so named is kept only if the game accepts it."""
+    ranges: list[str] = []
+    for probe in _PROBES:
+        try:
+            game.rules({name: probe})
+        except ValueError as e:
+            m = _EXPECTED.search(str(e))
+            if m is None:
+                continue
+            text = m.group(1)
+            r = _RANGE.search(text)
+            if r is not None:
+                ranges.append(f"{r.group(1)} to {r.group(2)}")
+                break
+            words = [w for w in re.split(r", | or ", text) if w]
+            if all(" " not in w for w in words):
+                return ", ".join(w for w in words if _accepts(game, name, w))
+        else:
+            return "any text"
+    return ranges[0] if ranges else "only " + game.rules_map(game.rules())[name]
+
+
+def _accepts(game: Any, name: str, value: str) -> bool:
+    try:
+        game.rules({name: value})
+    except ValueError:
+        return False
+    return True
+
+
+def option_table(game: Any) -> list[tuple[str, str, str]]:
+    """Every rule option of ``game`` (a :class:`harness.games.base.Game`) as (name, default, values),
+    in the order of the game's own rules map."""
+    defaults = game.rules_map(game.rules())
+    return [(name, default, option_values(game, name)) for name, default in defaults.items()]

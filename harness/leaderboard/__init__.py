@@ -25,6 +25,8 @@ class Board:
     meta: dict[str, Any] = field(default_factory=dict)  # game, tournament id, seed, rounds, rules, time...
     played: tuple[Played, ...] = ()
     provisional: frozenset[str] = frozenset()  # entrants with too few matches to rank with confidence
+    records: dict[str, str] = field(default_factory=dict)  # match id -> its record file (issue 16)
+    pages: dict[str, str] = field(default_factory=dict)  # match id -> its page, relative to the board's folder
 
 
 PROVISIONAL = "provisional"
@@ -36,9 +38,48 @@ def shown_name(board: Board, name: str) -> str:
     return f"{name} ({PROVISIONAL})" if name in board.provisional else name
 
 
-def pct(x: float | None, digits: int = 0) -> str:
-    """``0.734 -> '73%'``; ``None -> '–'``."""
-    return "–" if x is None else f"{100 * x:.{digits}f}%"
+def pct(x: float | None, *, certain: bool = True) -> str:
+    """A share as a percentage, rounded the same way in every renderer (issue 14): one decimal, and
+    never ``100%`` or ``0%`` unless the share is exactly one or zero and ``certain`` says it can be (a
+    counted rate can; a probability of skill cannot).
+
+    >>> pct(0.734), pct(0.99951), pct(1.0), pct(1.0, certain=False), pct(0.0004), pct(0.0), pct(None)
+    ('73.4%', '>99.9%', '100%', '>99.9%', '<0.1%', '0%', '–')
+    """
+    if x is None:
+        return "–"
+    if certain and x in (0.0, 1.0):
+        return f"{round(100 * x)}%"
+    text = f"{100 * x:.1f}"
+    if x >= 1.0 or text == "100.0":
+        return ">99.9%"
+    if x <= 0.0 or text in ("0.0", "-0.0"):
+        return "<0.1%"
+    return f"{text}%"
+
+
+def moment(iso: object) -> str:
+    """A stored ISO time as people read it: ``2026-11-30T22:05:00+00:00 -> '2026-11-30 22:05:00 UTC'``."""
+    return str(iso or "").replace("T", " ").replace("+00:00", " UTC")
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the word, plural unless ``n`` is one.
+
+    >>> plural(1, "round"), plural(3, "match", "matches"), plural(0, "round")
+    ('1 round', '3 matches', '0 rounds')
+    """
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def win_share(row: Row) -> float | None:
+    """Matches won over matches played (None before the first)."""
+    return row.wins / row.played if row.played else None
+
+
+def p_above_text(row: Row) -> str:
+    """P(truly above the next): a probability, never shown as certain; empty for the last row."""
+    return pct(row.p_above, certain=False) if row.p_above is not None else "–"
 
 
 def failures_text(failures: dict[str, int]) -> str:
@@ -106,8 +147,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("sigma", "σ", "σ", "σ", "right", lambda b, r: f"{r.sigma:.2f}", lambda b, r: {"sigma": r.sigma}),
     Column("played", "played", "played", "Played", "right", lambda b, r: str(r.played),
            lambda b, r: {"played": r.played}),
-    Column("win", "win %", "win %", "Win", "right", lambda b, r: f"{r.win_pct:.0f}%" if r.played else "–",
-           lambda b, r: {"wins": r.wins, "win_pct": r.win_pct}),
+    Column("win", "win %", "win %", "Win", "right", lambda b, r: pct(win_share(r)),
+           lambda b, r: {"wins": r.wins, "win_pct": r.win_pct, "win_text": pct(win_share(r))}),
     Column("points", "pts ±", "game pts for:against", "Game pts", "right",
            lambda b, r: f"{r.points_for}:{r.points_against}",
            lambda b, r: {"points_for": r.points_for, "points_against": r.points_against}),
@@ -124,8 +165,8 @@ COLUMNS: tuple[Column, ...] = (
            shown=tables),
     Column("failures", "failures", "failures", "Failures", "left", lambda b, r: failures_text(r.failures),
            lambda b, r: {"failures": r.failures}),
-    Column("p_above_next", "P↓", "P(above next)", "Above next", "right", lambda b, r: pct(r.p_above),
-           lambda b, r: {"p_above_next": r.p_above}, wide=lambda b, r: pct(r.p_above, 1)),
+    Column("p_above_next", "P↓", "P(above next)", "Above next", "right", lambda b, r: p_above_text(r),
+           lambda b, r: {"p_above_next": r.p_above, "p_above_next_text": p_above_text(r)}),
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.leaderboard import Board, columns, game_title, pct, rules_text
+from harness.leaderboard import Board, adaptive, columns, game_title, pct, plural, rules_text
 
 ALIGN = {"left": ":--", "center": ":-:", "right": "--:"}
 
@@ -42,6 +42,7 @@ def render(board: Board) -> str:
                 c = s.partners.get((a, b))
                 cells.append("·" if c is None or c.rate is None else f"{pct(c.rate)} (n={c.games})")
             lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
+    lines += adaptive.markdown(board)  # issue 17
     model = s.model
     lines += [
         "", "## How this table is computed", "",
@@ -49,7 +50,8 @@ def render(board: Board) -> str:
         f"draw probability {model.draw_probability:g}; each match updates both entrants, folded in schedule "
         "order. Sorted by μ − 3σ. *P(above next)* = Φ((μ₁ − μ₂)/√(σ₁² + σ₂²)), the probability that the "
         "entrant's skill is truly above the next one's. A duplicate pair is two matches on the same decks with "
-        "the seats swapped: won = both won, split = one each. Failures count forfeits by cause.",
+        "the seats swapped: won = both won, split = one each. Failures count forfeits by cause; error also counts "
+        "the errors a bot's SDK reported (its act() raised) while the match went on.",
         "",
     ]
     return "\n".join(lines)
@@ -59,9 +61,9 @@ def _facts(board: Board) -> str:
     m: dict[str, Any] = board.meta
     parts = [f"game: {game_title(board)}"]
     if "recorded" in m and "scheduled" in m:
-        parts.append(f"{m['recorded']} of {m['scheduled']} matches")
+        parts.append(f"{m['recorded']} of {plural(m['scheduled'], 'match', 'matches')}")
     if "rounds" in m:
-        parts.append(f"{m['rounds']} duplicate round robin(s)")
+        parts.append(plural(m["rounds"], "duplicate round robin"))
     if "seed" in m:
         parts.append(f"seed {m['seed']}")
     if "time" in m:

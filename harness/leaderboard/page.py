@@ -10,12 +10,13 @@ import math
 from collections.abc import Callable
 from html import escape
 
-from harness.leaderboard import Board, Column, columns, game_title, pct, rules_text
-from harness.rating import Row
+from harness.leaderboard import Board, Column, adaptive, columns, game_title, moment, p_above_text, pct, plural, rules_text
+from harness.rating import CAUSE_COLUMN, Played, Row
 
 PALETTE = ("#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5",
            "#9c6b4e", "#9498a0")
 LOW, HIGH = (214, 96, 77), (33, 113, 181)  # heat map ends: losing (red), winning (blue)
+LEAGUE_REFRESH_S = 30  # how often a league page reloads itself when the board does not say
 MAX_POINTS = 300  # chart points per entrant; longer histories are thinned evenly
 
 CSS = """
@@ -46,6 +47,9 @@ th.l,td.l{text-align:left}
 td.rank{font-weight:700;color:var(--muted);width:2.5em}
 tr.top td.rank{color:var(--accent)}
 .name{font-weight:600}
+td.who{white-space:normal;min-width:9em;max-width:22em}
+.name,.legend li,table.heat th{overflow-wrap:anywhere}
+table.heat th{white-space:normal;max-width:14em}
 .dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:8px;vertical-align:baseline}
 .score{font-weight:700;font-size:16px}
 .range{position:relative;width:110px;height:8px;background:var(--chip);border-radius:4px;display:inline-block;
@@ -65,6 +69,12 @@ table.heat td{padding:8px 6px;border:2px solid var(--card);border-radius:8px;min
 table.heat td.self{background:var(--chip);color:var(--muted)}
 .cell-rate{font-weight:700;display:block;font-size:15px}
 .cell-ci{font-size:11px;opacity:.85;display:block}
+.matches{display:block;font-size:11px;margin-top:3px;line-height:1.9}
+a.match{display:inline-block;min-width:1.5em;padding:0 3px;margin:0 1px;border-radius:4px;text-align:center;
+color:inherit;background:rgba(127,127,127,.18);text-decoration:none;font-weight:600}
+a.match:hover{outline:1px solid currentColor}
+a.match.fail{color:var(--bad)}
+span.fail .matches{display:inline}
 .legend{display:flex;flex-wrap:wrap;gap:6px 18px;margin:10px 0 0;padding:0;list-style:none;font-size:13px}
 svg{width:100%;height:auto;display:block}
 svg text{fill:var(--muted);font-size:12px;font-family:inherit}
@@ -81,13 +91,16 @@ def render(board: Board) -> str:
     """The whole page as a string."""
     colors = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(board.standings.order)}
     title = escape(board.title)
+    every = refresh_s(board)
     return "".join([
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">",
+        f"<meta http-equiv=\"refresh\" content=\"{every}\">" if every else "",
         "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">",
         "<meta name=\"color-scheme\" content=\"light dark\">",
         f"<title>{title}</title><style>{CSS}</style></head><body><main>",
         _header(board),
         _ranking(board, colors),
+        adaptive.html(board),  # issue 17
         _heatmap(board),
         _partners(board),
         _chart(board, colors),
@@ -100,7 +113,7 @@ def _header(board: Board) -> str:
     m = board.meta
     facts = [f"game: <b>{escape(game_title(board))}</b>"]
     if "recorded" in m and "scheduled" in m:
-        facts.append(f"<b>{m['recorded']}</b> of {m['scheduled']} matches")
+        facts.append(f"<b>{m['recorded']}</b> of {plural(m['scheduled'], 'match', 'matches')}")
     if "rounds" in m:
         facts.append(f"<b>{m['rounds']}</b> duplicate round robin{'s' if m['rounds'] != 1 else ''}")
     if "seed" in m:
@@ -108,11 +121,28 @@ def _header(board: Board) -> str:
     if "time" in m:
         facts.append(f"<b>{m['time']['move']:g} s</b> per move · {m['time']['bank']:g} s bank")
     facts.append(escape(rules_text(board)))
-    when = str(m.get("finished") or m.get("created") or "").replace("T", " ").replace("+00:00", " UTC")
-    status = "final" if m.get("finished") else "in progress"
-    sub = f"Sixty-Six Arena · {status}" + (f" · {escape(str(when))}" if when else "")
+    every = refresh_s(board)
+    if m.get("finished"):
+        status = f"final · finished {moment(m['finished'])}"
+    elif m.get("updated"):  # a league: rewritten after every round
+        status = f"updated {moment(m['updated'])}"
+    else:
+        status = "in progress" + (f" · started {moment(m['created'])}" if m.get("created") else "")
+    if every:
+        status += f" · this page reloads itself every {every} s"
+    sub = f"Sixty-Six Arena · {escape(status)}"
     items = "".join(f"<li>{f}</li>" for f in facts)
     return f"<header><h1>{escape(board.title)}</h1><p>{sub}</p><ul class=\"facts\">{items}</ul></header>"
+
+
+def refresh_s(board: Board) -> int | None:
+    """Seconds between reloads of a page that keeps changing (a league's), None for a finished one."""
+    m = board.meta
+    if m.get("finished"):
+        return None
+    if m.get("refresh_s"):
+        return max(1, round(float(m["refresh_s"])))
+    return LEAGUE_REFRESH_S if "league" in m else None
 
 
 # The page's own markup for a column: header attributes and header text, and the cell. A column
@@ -129,9 +159,46 @@ def _range(b: Board, r: Row, colors: dict[str, str], lo_hi: tuple[float, float])
 
 
 def _failures(b: Board, r: Row, colors: dict[str, str], lo_hi: tuple[float, float]) -> str:
-    fails = ", ".join(f"{k} {v}" for k, v in r.failures.items() if v)
-    shown = f"<span class=fail>{escape(fails)}</span>" if fails else "<span class=none>none</span>"
+    linked = failed_matches(b, r.name)
+    fails = ", ".join(f"{escape(k)} {v}" + _links(b, linked.get(k, []), "fail") for k, v in r.failures.items() if v)
+    shown = f"<span class=fail>{fails}</span>" if fails else "<span class=none>none</span>"
     return f"<td class=\"l opt\">{shown}</td>"
+
+
+def failed_matches(board: Board, name: str) -> dict[str, list[Played]]:
+    """The matches behind each failure count of entrant ``name``, by failure column (issue 16)."""
+    out: dict[str, list[Played]] = {}
+    for p in sorted(board.played, key=lambda p: p.seq):
+        if p.offender is not None and p.cause in CAUSE_COLUMN and p.players[p.offender] == name:
+            out.setdefault(CAUSE_COLUMN[p.cause], []).append(p)
+        if any(n and p.players[s] == name for s, n in enumerate(p.errors)):
+            out.setdefault("error", []).append(p)
+    return out
+
+
+def matches_between(board: Board, a: str, b: str) -> list[Played]:
+    """The matches where ``a`` and ``b`` played on opposite sides, in schedule order."""
+    def opposed(p: Played) -> bool:
+        teams = p.teams if p.teams is not None else tuple(range(len(p.players)))
+        return a in p.players and b in p.players and teams[p.players.index(a)] != teams[p.players.index(b)]
+    return [p for p in sorted(board.played, key=lambda p: p.seq) if opposed(p)]
+
+
+MAX_INLINE_LINKS = 8  # more links than this fold into a <details>
+
+
+def _links(board: Board, matches: list[Played], cls: str = "", mark: Callable[[Played], str] | None = None) -> str:
+    """Links to the pages of ``matches`` (those that have one), numbered in order: "" when none has a page."""
+    items = [f"<a class=\"match {cls}\" href=\"{escape(board.pages[p.match_id])}\" title=\"match "
+             f"{escape(p.match_id)}{'' if p.cause == 'normal' else ' · ' + escape(p.cause)}\">"
+             f"{escape(mark(p)) if mark else k}</a>"
+             for k, p in enumerate(matches, 1) if p.match_id in board.pages]
+    if not items:
+        return ""
+    if len(items) <= MAX_INLINE_LINKS:
+        return f" <span class=\"matches\">{''.join(items)}</span>"
+    return (f" <details class=\"matches\"><summary>{plural(len(items), 'match', 'matches')}</summary>"
+            f"{''.join(items)}</details>")
 
 
 HEAD: dict[str, tuple[str, str]] = {
@@ -147,7 +214,7 @@ HEAD: dict[str, tuple[str, str]] = {
 CELLS: dict[str, Cell] = {
     "rank": lambda b, r, colors, lo_hi: f"<td class=\"rank\">{r.rank}</td>",
     "entrant": lambda b, r, colors, lo_hi: (
-        f"<td class=\"l\"><span class=\"dot\" style=\"background:{colors[r.name]}\"></span>"
+        f"<td class=\"l who\"><span class=\"dot\" style=\"background:{colors[r.name]}\"></span>"
         f"<span class=\"name\">{escape(r.name)}</span>"
         f"{' <span class=none>provisional</span>' if r.name in b.provisional else ''}</td>"),
     "conservative": lambda b, r, colors, lo_hi: f"<td class=\"score\">{r.score:.2f}</td>",
@@ -160,7 +227,7 @@ CELLS: dict[str, Cell] = {
         f"<span class=\"lo\" title=\"lost\">{r.pairs_lost}</span></td>"),
     "failures": _failures,
     "p_above_next": lambda b, r, colors, lo_hi: (
-        f"<td class=\"conf\">{'' if r.p_above is None else pct(r.p_above, 1)}</td>"),
+        f"<td class=\"conf\">{'' if r.p_above is None else p_above_text(r)}</td>"),
 }
 
 
@@ -221,6 +288,17 @@ def _partners(board: Board) -> str:
             f"<thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></div></section>")
 
 
+def _outcome(a: str, b: str) -> Callable[[Played], str]:
+    """A match as the row entrant ``a`` ended it against ``b``: W (placed above), L (below) or = (tie, or no
+    result)."""
+    def mark(p: Played) -> str:
+        if p.ranks is None:
+            return "="
+        ra, rb = p.ranks[p.players.index(a)], p.ranks[p.players.index(b)]
+        return "W" if ra < rb else "L" if ra > rb else "="
+    return mark
+
+
 def _heatmap(board: Board) -> str:
     names = board.standings.order
     head = "<tr><th class=\"l\">vs</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>"
@@ -241,12 +319,14 @@ def _heatmap(board: Board) -> str:
                     f"style=\"background:{heat_color(c.rate)};color:{ink}\" "
                     f"title=\"{escape(a)} won {c.wins} of {c.games} against {escape(b)}\">"
                     f"<span class=\"cell-rate\">{pct(c.rate)}</span>"
-                    f"<span class=\"cell-ci\">{pct(lo)}–{pct(hi)} · n={c.games}</span></td>"
+                    f"<span class=\"cell-ci\">{pct(lo)}–{pct(hi)} · n={c.games}</span>"
+                    f"{_links(board, matches_between(board, a, b), mark=_outcome(a, b))}</td>"
                 )
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return (
         "<section id=\"head-to-head\"><h2>Head to head</h2><p class=\"sub\">Row entrant's win rate against "
-        "the column entrant, with its 95% Wilson interval. Blue: the row wins more often; red: less.</p>"
+        "the column entrant, with its 95% Wilson interval. Blue: the row wins more often; red: less."
+        f"{' Each W (won), L (lost) or = opens that match, decision by decision.' if board.pages else ''}</p>"
         f"<div class=\"wrap\"><table class=\"heat\" id=\"crosstable\"><thead>{head}</thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div></section>"
     )
@@ -311,7 +391,7 @@ def _chart(board: Board, colors: dict[str, str]) -> str:
         last = hs[-1]
         parts.append(
             f"<g class=\"series\" data-entrant=\"{escape(n)}\"><title>{escape(n)}: μ {last[1]:.2f} ± {last[2]:.2f} "
-            f"after {last[0]} matches</title>"
+            f"after {plural(last[0], 'match', 'matches')}</title>"
             f"<polygon points=\"{upper} {lower}\" fill=\"{colors[n]}\" fill-opacity=\"0.16\"/>"
             f"<path d=\"{line}\" fill=\"none\" stroke=\"{colors[n]}\" stroke-width=\"2.2\" "
             "stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
@@ -339,6 +419,7 @@ def _footer(board: Board) -> str:
         f"{model.draw_probability:g}. Each match updates both entrants; matches are folded in schedule order, "
         "so the table does not depend on which match finished first. Above next = Φ((μ₁ − μ₂)/√(σ₁² + σ₂²)). "
         "A duplicate pair is two matches on the same decks with the seats swapped (won = both, split = one "
-        f"each). Failures count forfeits by cause.{seed_text} The file <code>leaderboard.json</code> next to "
+        f"each). Failures count forfeits by cause; <i>error</i> also counts the errors a bot's SDK "
+        f"reported (its act() raised) while the match went on.{seed_text} The file <code>leaderboard.json</code> next to "
         "this page holds every match outcome and parameter needed to recompute it.</footer>"
     )

@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from harness.leaderboard import COLUMNS, Board, columns, game_title, pct, rules_text
+from harness.leaderboard import COLUMNS, Board, adaptive, columns, game_title, moment, pct, plural, rules_text
 from harness.rating import FAILURE_COLUMNS, Row, Standings
 
 STYLE = {"entrant": "bold", "conservative": "bold"}  # column styles
@@ -27,8 +27,11 @@ def standings_table(board: Board) -> Table:
     """The ranked table: rating, record, duplicate pairs, failures, confidence in the order."""
     s = board.standings
     t = Table(title=board.title, box=box.SIMPLE_HEAVY, title_style="bold", header_style="bold cyan",
-              caption=f"game: {game_title(board)} · {rules_text(board)} · {s.matches} matches · sorted by μ − 3σ · "
-                      "P↓ = P(truly above the next)",
+              caption=f"game: {game_title(board)} · {rules_text(board)} · {plural(s.matches, 'match', 'matches')} · "
+                      "sorted by μ − 3σ · "
+                      "P↓ = P(truly above the next)"
+                      + (" · pairs W/S/L: duplicate pairs won both legs, split, lost both"
+                         if any(c.key == "pairs" for c in columns(board)) else ""),
               caption_style="dim")
     cols = columns(board)
     for c in cols:
@@ -47,8 +50,9 @@ def league_table(lb: Any) -> Table:
     league_cols = [c for c in COLUMNS if c.key not in LEAGUE_HIDDEN]
     game = f"game: {game_title(board)} · {rules_text(board)} · " if meta else ""
     t = Table(title=lb.title, box=box.SIMPLE_HEAVY, title_style="bold", header_style="bold cyan",
-              caption=f"{game}{lb.rounds} rounds · {lb.matches} matches · sorted by μ − 3σ · "
-                      f"provisional: fewer than {lb.provisional_below} matches · {lb.updated}",
+              caption=f"{game}{plural(lb.rounds, 'round')} · {plural(lb.matches, 'match', 'matches')} · "
+                      f"sorted by μ − 3σ · provisional: fewer than {plural(lb.provisional_below, 'match', 'matches')}"
+                      + (f" · updated {moment(lb.updated)}" if lb.updated else ""),
               caption_style="dim")
     for c in league_cols:
         t.add_column(c.head, justify=c.justify)
@@ -112,6 +116,8 @@ def partner_table(board: Board) -> Table:
 def render(board: Board) -> Group:
     """The final leaderboard: standings, crosstable, and for rotating partnerships the partner table."""
     parts: list[RenderableType] = [standings_table(board), crosstable(board)]
+    if (panel := adaptive.table(board)) is not None:  # issue 17
+        parts.insert(1, panel)
     if board.standings.partners:
         parts.append(partner_table(board))
     return Group(*parts)

@@ -22,13 +22,16 @@ def league_board(store: Store, *, title: str, provisional_below: int, model: Mod
     by_id = {r.id: r for r in rows}
     played: list[Played] = []
     interrupted = 0
+    records: dict[str, str] = {}  # issue 16: each match's record, for its page
     for m in store.matches():
+        if m.get("record"):
+            records[m["match_id"]] = m["record"]
         if m["cause"] == str(Cause.INTERRUPTED):
             interrupted += 1
             continue
         played.append(Played(m["seq"], m["match_id"], m["pair_id"], tuple(by_id[e].label for e in m["players"]),
                              None if m["ranks"] is None else tuple(m["ranks"]), tuple(m["scores"]), m["cause"],
-                             m["offender"], tuple(m["teams"])))
+                             m["offender"], tuple(m["teams"]), tuple(m.get("errors") or ())))
     st = standings(model, [r.label for r in rows], played)
     info = store.league
     game = registry.get(info.game)
@@ -51,7 +54,7 @@ def league_board(store: Store, *, title: str, provisional_below: int, model: Mod
         **(extra_meta or {}),
     }
     provisional = frozenset(r.name for r in st.rows if r.played < provisional_below)
-    return Board(title, st, meta, tuple(played), provisional)
+    return Board(title, st, meta, tuple(played), provisional, records=records)
 
 
 def to_pb(board: Board, entrants: Collection[EntrantRow], connected: Collection[str],

@@ -15,78 +15,84 @@ ADDRESS = "127.0.0.1:50066"
 
 def add_league_parser(sub: Any) -> None:
     """Add ``league`` with its subcommands to ``sub`` (an argparse subparsers action)."""
+    from harness.games.registry import ids as game_ids
+
     league = sub.add_parser("league", help="a long-running league that bots join over the network")
     lsub = league.add_subparsers(dest="league_command", required=True, parser_class=type(league))
 
     s = lsub.add_parser("serve", help="run the league server (stops gracefully on SIGTERM)")
-    s.add_argument("--listen", default=ADDRESS, metavar="HOST:PORT", help=f"address to listen on ({ADDRESS})")
-    s.add_argument("--db", default="results/league.db", help="the SQLite file (results/league.db)")
-    s.add_argument("--out", default="results/league", help="folder for leaderboard.{md,json,html} and records")
-    s.add_argument("--round-every", type=float, default=30.0, metavar="SEC", help="seconds between rounds (30)")
-    s.add_argument("--tls-cert", metavar="FILE", help="PEM certificate: serve with TLS")
-    s.add_argument("--tls-key", metavar="FILE", help="PEM private key of --tls-cert")
+    s.add_argument("--listen", default=ADDRESS, metavar="HOST:PORT", help=f"address to listen on (default: {ADDRESS})")
+    s.add_argument("--db", default="results/league.db", help="the SQLite file (default: results/league.db)")
+    s.add_argument("--out", default="results/league", help="folder for leaderboard.{md,json,html} and records (default: results/league)")
+    s.add_argument("--round-every", type=float, default=30.0, metavar="SEC", help="seconds between rounds (default 30)")
+    s.add_argument("--tls-cert", metavar="FILE", help="PEM certificate: serve with TLS (default: none, plain text)")
+    s.add_argument("--tls-key", metavar="FILE", help="PEM private key of --tls-cert (default: none)")
     s.add_argument("--reconnect-grace", type=float, default=30.0, metavar="SEC",
-                   help="how long a bot that dropped mid-match may take to reconnect before it forfeits (30)")
-    s.add_argument("--pair-cap-per-day", type=int, default=24, metavar="N", help="matches per pair per day (24)")
+                   help="how long a bot that dropped mid-match may take to reconnect before it forfeits (default 30)")
+    s.add_argument("--pair-cap-per-day", type=int, default=24, metavar="N", help="matches per pair per day (default 24)")
     s.add_argument("--max-message-bytes", type=int, default=64 * 1024, metavar="N",
-                   help="largest message a client may send (65536)")
-    s.add_argument("--move-time", type=float, default=1.0, metavar="SEC", help="limit per decision (1)")
-    s.add_argument("--time-bank", type=float, default=10.0, metavar="SEC", help="bank per match (10)")
+                   help="largest message a client may send (default 65536)")
+    s.add_argument("--move-time", type=float, default=1.0, metavar="SEC", help="limit per decision (default 1)")
+    s.add_argument("--time-bank", type=float, default=10.0, metavar="SEC", help="bank per match (default 10)")
     s.add_argument("--stop-grace", type=float, default=10.0, metavar="SEC",
-                   help="on SIGTERM, how long matches in flight may take to finish before they are interrupted (10)")
+                   help="on SIGTERM, how long matches in flight may take to finish before they are interrupted (default 10)")
     s.add_argument("--provisional-below", type=int, default=10, metavar="N",
-                   help="entrants with fewer matches are marked provisional (10)")
+                   help="entrants with fewer matches are marked provisional (default 10)")
     s.add_argument("--register-rate", type=float, default=10.0, metavar="PER_MIN",
-                   help="registrations per minute per host, after a burst of the same size (10)")
+                   help="registrations per minute per host, after a burst of the same size (default 10)")
     s.add_argument("--connect-rate", type=float, default=60.0, metavar="PER_MIN",
-                   help="bot connections per minute per host, after a burst of half that (60)")
+                   help="bot connections per minute per host, after a burst of half that (default 60)")
     s.add_argument("--game", default=None,
-                   help="the game of a new league: sixtysix, schnapsen (default: sixtysix; an existing league "
+                   help=f"the game of a new league: {', '.join(game_ids())} (default: sixtysix; an existing league "
                         "keeps the game it was created with)")
     s.add_argument("--rule", action="append", metavar="NAME=VALUE",
-                   help="a rule option of a new league (repeatable; an existing league keeps its rules)")
+                   help="a rule option of a new league (repeatable; default: the game's rules; an existing league "
+                        "keeps its rules; `arena rules options GAME` lists them)")
     s.set_defaults(func=cmd_serve)
 
     r = lsub.add_parser("register", help="register a bot; prints its token once")
     _client_args(r)
-    r.add_argument("--name", required=True)
+    r.add_argument("--name", required=True, help="the bot's name (required)")
     r.add_argument("--owner", default=None, help="owner name (default: your user name)")
     r.add_argument("--owner-secret", default=os.environ.get("ARENA_OWNER_SECRET", ""),
-                   help="the owner's secret, once the owner exists (ARENA_OWNER_SECRET)")
+                   help="the owner's secret, once the owner exists (default: $ARENA_OWNER_SECRET)")
     r.set_defaults(func=cmd_register)
 
     t = lsub.add_parser("retire", help="retire an entrant (its token or its owner's secret is needed)")
     _client_args(t)
-    t.add_argument("--name", required=True)
-    t.add_argument("--owner", default=None, help="owner name (default: your user name)")
-    t.add_argument("--token", default=os.environ.get("ARENA_TOKEN", ""), help="the entrant's token (ARENA_TOKEN)")
+    t.add_argument("--name", default=None,
+                   help="the entrant's name (default: the entrant the token names; required with --owner-secret)")
+    t.add_argument("--owner", default=None,
+                   help="owner name (default: the token's owner; with --owner-secret alone, your user name)")
+    t.add_argument("--token", default=os.environ.get("ARENA_TOKEN", ""),
+                   help="the entrant's token; it identifies the entrant (default: $ARENA_TOKEN)")
     t.add_argument("--owner-secret", default=os.environ.get("ARENA_OWNER_SECRET", ""),
-                   help="or the owner's secret (ARENA_OWNER_SECRET)")
+                   help="or the owner's secret (default: $ARENA_OWNER_SECRET)")
     t.set_defaults(func=cmd_retire)
 
     a = lsub.add_parser("add", help="add an entrant the league runs itself from a command (operator)")
-    a.add_argument("--db", default="results/league.db", help="the league's SQLite file")
-    a.add_argument("--name", required=True)
+    a.add_argument("--db", default="results/league.db", help="the league's SQLite file (default: results/league.db)")
+    a.add_argument("--name", required=True, help="the entrant's name (required)")
     a.add_argument("--game", default=None,
                    help="the game, when this creates the league's database (default: sixtysix); an existing "
                         "league must match")
     a.add_argument("--command", required=True,
-                   help="e.g. \"python sample_bots/greedy_bot.py\"; it runs in the current directory")
+                   help="e.g. \"python sample_bots/greedy_bot.py\"; it runs in the current directory (required)")
     a.set_defaults(func=cmd_add)
 
     b = lsub.add_parser("leaderboard", help="print the league's leaderboard")
     _client_args(b)
-    b.add_argument("--all", action="store_true", help="include retired entrants")
-    b.add_argument("--watch", action="store_true", help="print it again after every round")
+    b.add_argument("--all", action="store_true", help="include retired entrants (a switch)")
+    b.add_argument("--watch", action="store_true", help="print it again after every round (a switch)")
     b.set_defaults(func=cmd_leaderboard)
 
 
 def _client_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--league", default=os.environ.get("ARENA_LEAGUE", ADDRESS), metavar="ADDR",
-                   help=f"the league's address (ARENA_LEAGUE, {ADDRESS})")
+                   help=f"the league's address (default: $ARENA_LEAGUE, else {ADDRESS})")
     p.add_argument("--tls-ca", default=os.environ.get("ARENA_TLS_CA") or None, metavar="FILE",
-                   help="connect with TLS, trusting this PEM CA or certificate (ARENA_TLS_CA)")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="SEC")
+                   help="connect with TLS, trusting this PEM CA or certificate (default: $ARENA_TLS_CA, else plain text)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SEC", help="seconds to wait for the league (default 10)")
 
 
 def _fail(line: str, code: int = 1) -> int:
@@ -188,9 +194,12 @@ def cmd_retire(args: argparse.Namespace) -> int:
 
     if not args.token and not args.owner_secret:
         return _fail("give --token or --owner-secret", 2)
+    if not args.token and not args.name:
+        return _fail("give --name with --owner-secret", 2)
+    owner = args.owner or ("" if args.token else _owner(args))  # issue 14: the token names its owner
 
     def go(stub: Any) -> int:
-        r = stub.Retire(lpb.RetireRequest(owner=_owner(args), name=args.name, token=args.token,
+        r = stub.Retire(lpb.RetireRequest(owner=owner, name=args.name or "", token=args.token,
                                           owner_secret=args.owner_secret), timeout=args.timeout)
         print(f"retired {r.entrant}")
         return 0
@@ -199,9 +208,7 @@ def cmd_retire(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    import shutil
-
-    from harness.arena.process import argv_of
+    from harness import preflight
 
     from .keys import name_problem
     from .store import OPERATOR, Store, StoreError
@@ -209,12 +216,10 @@ def cmd_add(args: argparse.Namespace) -> int:
     problem = name_problem(args.name)
     if problem is not None:
         return _fail(f"bad name: {problem}", 2)
-    try:
-        prog = argv_of(args.command)[0]
-    except ValueError as e:
-        return _fail(f"bad command '{args.command}': {e}", 2)
-    if shutil.which(prog) is None:
-        return _fail(f"cannot run '{args.command}': '{prog}' not found", 2)
+    try:  # issue 14: the same preflight as arena match and arena tournament
+        preflight.check_bot(args.command, args.name)
+    except preflight.PreflightError as e:
+        return _fail(str(e), 2)
     try:
         store = Store(args.db, getattr(args, "game", None))
     except (StoreError, ValueError) as e:

@@ -33,7 +33,7 @@ from harness.arena.result import Cause, Clock, MatchResult
 from harness.arena.sandbox import keep_private
 from harness.arena.server import SERVICE as BOT_SERVICE
 from harness.games import registry
-from harness.leaderboard import Board
+from harness.leaderboard import Board, plural
 from harness.rating import Model
 from harness.wire import league_pb2 as lpb
 from harness.wire import league_pb2_grpc as lpb_grpc
@@ -44,6 +44,7 @@ from .keys import Hasher, RateLimit
 from harness.tournament.schedule import LEGS, rotations
 
 from .pairing import Pairing, Standing, pair_round
+from .publisher import Job, Publisher
 from .service import LeagueService
 from .store import EntrantRow, Store, StoreError
 
@@ -91,7 +92,7 @@ class League:
         self.teams = self.game.teams(self.rules)
         recovered = self.store.recover()
         if recovered:
-            self.log(f"{recovered} match(es) left unfinished by the last run recorded as interrupted")
+            self.log(f"{plural(recovered, 'match', 'matches')} left unfinished by the last run recorded as interrupted")
         self.hasher = Hasher.for_db(cfg.db)
         keep_private(Path(cfg.db).parent, cfg.out)  # the database, its keys, the records: empty for sandboxed bots
         self.gate = Gate(self.store, self.hasher, RateLimit(cfg.connect_per_minute, cfg.connect_burst),
@@ -105,6 +106,9 @@ class League:
         self.address: str | None = None
         self.rng = random.Random()
         self._board: Board | None = None
+        self._board_gen = 0  # counts changed(): a board computed before the last change is not kept
+        self._publisher: Publisher | None = None
+        self._publishing: asyncio.Future[None] | None = None  # a round's board being computed by the worker
         self._server: Any = None
         self._health: Any = None
         self._sockdir: str | None = None
@@ -141,6 +145,10 @@ class League:
             port = server.add_secure_port(cfg.listen, creds)
         else:
             port = server.add_insecure_port(cfg.listen)
+        try:  # the leaderboard after each round is computed and written by a worker process (issue 18)
+            self._publisher = Publisher()
+        except OSError as e:
+            self.log(f"no leaderboard worker ({e}); rounds publish in this process")
         self._sockdir = tempfile.mkdtemp(prefix="league-")
         self.gate.address = f"unix:{self._sockdir}/bots.sock"  # operator bots: local, no TLS needed
         server.add_insecure_port(self.gate.address)
@@ -196,6 +204,9 @@ class League:
             self._server = None
         if self._sockdir is not None:
             shutil.rmtree(self._sockdir, ignore_errors=True)
+        if self._publisher is not None:
+            await asyncio.to_thread(self._publisher.close)
+            self._publisher = None
         self._interrupted += self.store.recover()  # a match cut off before it could record itself
         self.log(f"stopped; {len(self.store.matches())} matches on record"
                  + (f", {self._interrupted} interrupted by this stop" if self._interrupted else ""))
@@ -205,12 +216,18 @@ class League:
 
     def changed(self) -> None:
         self._board = None
+        self._board_gen += 1
+
+    def _job(self) -> Job:
+        return Job(self.cfg.db, self.cfg.out, self.cfg.title, self.cfg.provisional_below, self.model,
+                   {"time": {"move": self.clock.move_ms / 1000, "bank": self.clock.bank_ms / 1000},
+                    "refresh_s": max(5, round(self.cfg.round_every))})
 
     def board(self) -> Board:
         if self._board is None:
-            self._board = league_board(self.store, title=self.cfg.title, provisional_below=self.cfg.provisional_below,
-                                       model=self.model, extra_meta={"time": {"move": self.clock.move_ms / 1000,
-                                                                              "bank": self.clock.bank_ms / 1000}})
+            job = self._job()
+            self._board = league_board(self.store, title=job.title, provisional_below=job.provisional_below,
+                                       model=job.model, extra_meta=job.extra_meta)
         return self._board
 
     def connected(self) -> set[str]:
@@ -220,6 +237,12 @@ class League:
     def leaderboard(self, include_retired: bool = False) -> lpb.Leaderboard:
         return to_pb(self.board(), self.store.entrants(), self.connected(), include_retired)
 
+    async def settled(self) -> None:
+        """Return once no round's board is being published: a reader sees a round's matches on the
+        leaderboard as soon as it could before the worker (publishing used to block the loop)."""
+        while self._publishing is not None:
+            await asyncio.shield(self._publishing)
+
     def publish(self) -> None:
         """Rewrite leaderboard.{md,json,html} and wake every watcher."""
         from harness.leaderboard.files import write
@@ -228,6 +251,37 @@ class League:
         write(self.board(), self.cfg.out)
         for q in list(self.watchers):
             _offer(q, True)
+
+    async def publish_round(self) -> None:
+        """:meth:`publish` in the leaderboard worker: the event loop keeps serving meanwhile, and
+        clients read the previous board until the new one is written. In this process when there is
+        no worker, or it failed."""
+        pub = self._publisher
+        if pub is not None and not pub.alive:
+            self.log("the leaderboard worker failed (it exited); publishing in this process from now on")
+            self._publisher = None
+            await asyncio.to_thread(pub.close, 1.0)
+            pub = None
+        if pub is None:
+            self.publish()
+            return
+        gen = self._board_gen
+        done = self._publishing = asyncio.get_running_loop().create_future()
+        try:
+            try:
+                board = await pub.publish(self._job())
+            except Exception as e:  # noqa: BLE001 - the worker is gone or failed: publish here from now on
+                self.log(f"the leaderboard worker failed ({e}); publishing in this process from now on")
+                self._publisher = None
+                await asyncio.to_thread(pub.close, 1.0)
+                self.publish()
+                return
+            self._board = board if gen == self._board_gen else None
+            for q in list(self.watchers):
+                _offer(q, True)
+        finally:
+            self._publishing = None
+            done.set_result(None)
 
     # -- rounds ---------------------------------------------------------------------------
 
@@ -272,11 +326,14 @@ class League:
         round_id = self.store.begin_round(len(pairs))
         try:
             got = await asyncio.gather(*(self._pair(round_id, k, p, field) for k, p in enumerate(pairs, 1)))
-        finally:
+        except BaseException:  # cancelled by a stop: record and publish what ended, here and now
             self.store.end_round(round_id)
             self.publish()
+            raise
+        self.store.end_round(round_id)
+        await self.publish_round()
         n = sum(len(g) for g in got)
-        self.log(f"round {round_id}: {len(pairs)} pairing(s), {n} match(es) recorded")
+        self.log(f"round {round_id}: {plural(len(pairs), 'pairing')}, {plural(n, 'match', 'matches')} recorded")
         return n
 
     async def _pair(self, round_id: int, k: int, p: Pairing,
@@ -304,6 +361,8 @@ class League:
                     self._interrupted += ends[0].cause is Cause.INTERRUPTED
                 raise
             self.store.finish_match(r)
+            if self._publisher is not None:
+                self._publisher.page(r.record)  # drawn by the worker while the round goes on
             results.append(r)
             if r.cause is not Cause.NORMAL:
                 who = r.players[r.offender] if r.offender is not None else "nobody"
@@ -336,6 +395,26 @@ def _offer(q: asyncio.Queue[bool | None], item: bool | None) -> None:
 
 
 async def serve(cfg: LeagueConfig) -> int:
+    """:func:`_serve`, as the only server of its database and once its port is known to be free:
+    otherwise one line and exit status 2 (issue 14)."""
+    from harness import preflight
+
+    try:
+        held = preflight.hold(cfg.db)
+    except preflight.PreflightError as e:
+        print(f"arena: {e}", file=sys.stderr)
+        return 2
+    try:
+        preflight.check_listen(cfg.listen)
+        return await _serve(cfg)
+    except preflight.PreflightError as e:
+        print(f"arena: {e}", file=sys.stderr)
+        return 2
+    finally:
+        held.close()
+
+
+async def _serve(cfg: LeagueConfig) -> int:
     """Run a league until SIGTERM/SIGINT. Exit status 0 after a graceful stop; 2 when the database,
     game or rules cannot be used (one line)."""
     try:

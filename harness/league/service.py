@@ -57,12 +57,20 @@ class LeagueService(lpb_grpc.LeagueServiceServicer):
     async def Retire(self, request: lpb.RetireRequest, context: Any) -> lpb.RetireResponse:
         await self._limit(context)
         lg = self.league
-        row = lg.store.active(request.owner or "anonymous", request.name)
+        by_token = lg.store.by_token(lg.hasher.hash(request.token)) if request.token else None
+        if not request.owner and request.token:  # issue 14: the token identifies the entrant and its owner
+            if by_token is None or by_token.operator:
+                await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown token (no active entrant has it)")
+            assert by_token is not None  # abort() raised otherwise
+            if request.name and request.name != by_token.name:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"this token belongs to {by_token.label}, "
+                                                                      f"not to '{request.name}'")
+        owner = request.owner or (by_token.owner if by_token is not None else "anonymous")
+        row = lg.store.active(owner, request.name or (by_token.name if by_token is not None else ""))
         if row is None or row.operator:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no active entrant '{request.name}' of owner "
-                                                           f"'{request.owner or 'anonymous'}'")
+                                                           f"'{owner}'")
         assert row is not None  # abort() raised otherwise
-        by_token = lg.store.by_token(lg.hasher.hash(request.token)) if request.token else None
         owner_ok = bool(request.owner_secret) and lg.hasher.matches(request.owner_secret,
                                                                     lg.store.owner_secret_hash(row.owner))
         if not owner_ok and (by_token is None or by_token.id != row.id):
@@ -74,6 +82,7 @@ class LeagueService(lpb_grpc.LeagueServiceServicer):
         return lpb.RetireResponse(entrant=row.label)
 
     async def GetLeaderboard(self, request: lpb.GetLeaderboardRequest, context: Any) -> lpb.Leaderboard:
+        await self.league.settled()
         return self.league.leaderboard(request.include_retired)
 
     async def WatchLeaderboard(self, request: lpb.WatchLeaderboardRequest, context: Any) -> Any:
@@ -81,6 +90,7 @@ class LeagueService(lpb_grpc.LeagueServiceServicer):
         queue: asyncio.Queue[bool | None] = asyncio.Queue(maxsize=1)
         self.league.watchers.add(queue)
         try:
+            await self.league.settled()
             yield self.league.leaderboard(request.include_retired)
             while (item := await queue.get()) is not None:
                 yield self.league.leaderboard(request.include_retired)

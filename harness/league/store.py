@@ -53,6 +53,9 @@ CREATE TABLE IF NOT EXISTS seats (
   entrant INTEGER NOT NULL REFERENCES entrants(id), team INTEGER NOT NULL,
   rank INTEGER, score INTEGER,  -- NULL until the match ends (rank stays NULL without a result)
   PRIMARY KEY (match_id, player));
+CREATE TABLE IF NOT EXISTS bot_errors (  -- errors a bot reported in its replies (Reply.error), play going on
+  match_id TEXT NOT NULL, player INTEGER NOT NULL, errors INTEGER NOT NULL,
+  PRIMARY KEY (match_id, player));
 """
 
 MATCH_COLUMNS = ("seq", "match_id", "round", "pair_id", "leg", "seed", "day", "started", "finished", "cause",
@@ -109,6 +112,7 @@ class Store:
 
     def __init__(self, path: str | Path, game: str | None = None, rules: Mapping[str, str] | None = None) -> None:
         self.path = Path(path)
+        self._met_day, self._met_seq, self._met_ids = "", 0, Counter[tuple[int, int]]()  # see met_today
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
@@ -122,6 +126,8 @@ class Store:
             self.db.execute("PRAGMA foreign_keys=ON")
             if fresh:
                 self._create(game or "sixtysix", rules)
+            else:  # a league created before bot errors were counted (issue 14): the table is additive
+                self.db.execute(SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS bot_errors"):].split(";")[0])
         except sqlite3.DatabaseError as e:
             self.db.close()
             raise StoreError(f"'{self.path}' is not a usable league database: {e}") from None
@@ -139,6 +145,18 @@ class Store:
             raise StoreError(f"'{self.path}' plays {info.game} with other rules ({diff[0]}="
                              f"{info.rules.get(diff[0], '(unset)')}, not {rules.get(diff[0], '(unset)')}); "
                              f"one league keeps the rules it was created with")
+
+    @classmethod
+    def reader(cls, path: str | Path) -> Store:
+        """A read-only connection to an existing league database (for the leaderboard worker,
+        :mod:`harness.league.publisher`); nothing is created or checked."""
+        store = cls.__new__(cls)
+        store.path = Path(path)
+        store._met_day, store._met_seq, store._met_ids = "", 0, Counter()
+        store.db = sqlite3.connect(store.path.resolve().as_uri() + "?mode=ro", uri=True, timeout=10.0,
+                                   isolation_level=None)
+        store.db.row_factory = sqlite3.Row
+        return store
 
     def _check_version(self) -> bool:
         """True for a new (empty) database; StoreError for another kind of file or schema version."""
@@ -285,6 +303,8 @@ class Store:
                 "UPDATE seats SET rank = ?, score = ?, team = ? WHERE match_id = ? AND player = ?",
                 [(None if r.ranks is None else r.ranks[i], r.scores[i], r.teams[i], r.match_id, i)
                  for i in range(len(r.scores))])
+            self.db.executemany("INSERT OR REPLACE INTO bot_errors VALUES (?, ?, ?)",
+                                [(r.match_id, i, n) for i, n in enumerate(r.errors) if n])
 
     def matches(self) -> list[dict[str, Any]]:
         """Every finished match, in start order: its ``matches`` columns plus ``players`` (entrant
@@ -295,6 +315,9 @@ class Store:
         for s in self.db.execute("SELECT s.* FROM seats s JOIN matches m ON m.match_id = s.match_id "
                                  "WHERE m.finished IS NOT NULL ORDER BY s.match_id, s.player"):
             seats.setdefault(s["match_id"], []).append(s)
+        errors: dict[str, dict[int, int]] = {}
+        for e in self.db.execute("SELECT match_id, player, errors FROM bot_errors"):
+            errors.setdefault(e[0], {})[e[1]] = e[2]
         for r in rows:
             ss = seats.get(r["match_id"], [])
             ranks = [s["rank"] for s in ss]
@@ -302,20 +325,30 @@ class Store:
             r["ranks"] = None if not ss or any(k is None for k in ranks) else ranks
             r["scores"] = [s["score"] or 0 for s in ss]
             r["teams"] = [s["team"] for s in ss]
+            r["errors"] = [errors.get(r["match_id"], {}).get(i, 0) for i in range(len(ss))]
         return rows
 
     def met_today(self, labels: dict[int, str]) -> Counter[tuple[str, str]]:
-        """Matches started today per pair of leaderboard names (every two players of a match)."""
-        by_match: dict[str, list[int]] = {}
-        for mid, entrant in self.db.execute(
-                "SELECT s.match_id, s.entrant FROM seats s JOIN matches m ON m.match_id = s.match_id "
-                "WHERE m.day = ? ORDER BY s.match_id, s.player", (today(),)):
-            by_match.setdefault(mid, []).append(entrant)
-        met: Counter[tuple[str, str]] = Counter()
-        for players in by_match.values():
+        """Matches started today per pair of leaderboard names (every two players of a match).
+
+        The counts by entrant ids are kept between calls and only matches started since the last
+        call are read (issue 18: a busy league starts hundreds of thousands of matches a day)."""
+        day = today()
+        if self._met_day != day:
+            self._met_day, self._met_seq, self._met_ids = day, 0, Counter()
+        by_match: dict[int, list[int]] = {}
+        for seq, entrant in self.db.execute(
+                "SELECT m.seq, s.entrant FROM matches m JOIN seats s ON s.match_id = m.match_id "
+                "WHERE m.seq > ? AND m.day = ? ORDER BY m.seq, s.player", (self._met_seq, day)):
+            by_match.setdefault(seq, []).append(entrant)
+        for seq, players in by_match.items():
             for a, b in itertools.combinations(players, 2):
-                if a in labels and b in labels:
-                    met[pair_key(labels[a], labels[b])] += 1
+                self._met_ids[(a, b) if a <= b else (b, a)] += 1
+            self._met_seq = max(self._met_seq, seq)
+        met: Counter[tuple[str, str]] = Counter()
+        for (a, b), n in self._met_ids.items():
+            if a in labels and b in labels:
+                met[pair_key(labels[a], labels[b])] += n
         return met
 
 

@@ -6,7 +6,9 @@ A bot is any object with ``act(observation) -> action``::
 
     class Mine:
         def act(self, obs):
-            return obs.legal[0]
+            if "claim" in obs.legal and obs.points[obs.seat] >= 66:
+                return "claim"
+            return next(a for a in obs.legal if a not in ("claim", "close"))
 
     raise SystemExit(run(Mine(), name="mine"))
 
@@ -17,7 +19,9 @@ The address and token come from ``--arena``/``--token`` or ``ARENA_ADDRESS``/``A
 that uses TLS (a league) is trusted through ``--tls-ca FILE`` or ``ARENA_TLS_CA`` (a PEM CA or certificate).
 Requests are answered on a thread pool (``--max-concurrent``, announced in Hello), each reply
 echoing its request id. ``run`` returns 0 after Goodbye, SIGTERM/SIGINT or a dropped connection,
-and 1 (with one line on stderr) when it cannot connect or the arena refuses it.
+and 1 (with one line on stderr) when it cannot connect or the arena refuses it. When ``act()`` raises,
+the traceback goes to stderr, the answer is :func:`fallback` (a legal action, never a claim unless it is
+the only one) and the Reply's ``error`` tells the arena, which counts it (a forfeit with ``--strict``).
 """
 
 from __future__ import annotations
@@ -273,17 +277,20 @@ class Connection:
         except WireError as e:
             self._say(f"request {req.request_id} does not decode: {e}")
             return
+        error = ""
         try:
             action = self.bot.act(obs)
-        except Exception:  # noqa: BLE001 - report the bug, keep playing with a legal move
-            self._say(f"act() raised on request {req.request_id}; answering {obs.legal[0]!r}:\n"
-                      + traceback.format_exc())
-            action = obs.legal[0]
+        except Exception as e:  # noqa: BLE001 - report the bug, keep playing with a legal move
+            action = fallback(obs.legal)
+            error = one_line(f"act() raised {type(e).__name__}: {e}")
+            self._say(f"act() raised on request {req.request_id}; answering {action!r}:\n" + traceback.format_exc())
         try:
             msg = reply(req.request_id, action)
         except (WireError, TypeError):
             self._say(f"act() returned {action!r}, which is not an action")
             msg = pb.BotMessage(reply=pb.Reply(request_id=req.request_id, action=pb.Action(text=str(action))))
+        if error:
+            msg.reply.error = error  # the arena counts it (Reply.error in proto/arena/v1/arena.proto)
         if not self.stopping.is_set():
             self.outbox.put(msg)
 
@@ -292,6 +299,31 @@ class Connection:
         self.outbox.put(None)
         if self.call is not None:
             self.call.cancel()
+
+
+RISKY = ("claim", "close")  # a claim without 66 loses the deal; closing the talon raises the stakes
+
+
+def fallback(legal: Sequence[str]) -> str:
+    """The SDK's answer when ``act()`` fails: the first legal action that is neither a claim nor a
+    close, else the first that is not a claim; a claim only when it is the one legal action.
+
+    >>> fallback(["claim", "draw", "close"]), fallback(["QH", "KH", "claim"]), fallback(["claim", "finish"])
+    ('draw', 'QH', 'finish')
+    >>> fallback(["close", "claim"]), fallback(["claim"])
+    ('close', 'claim')
+    """
+    return next((a for a in legal if a not in RISKY), next((a for a in legal if a != "claim"), legal[0]))
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """``text`` on one line of at most ``limit`` characters (what Reply.error carries).
+
+    >>> one_line("ValueError: bad\\nnews")
+    'ValueError: bad news'
+    """
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
 def _install_signals(handler: Any) -> dict[int, Any]:

@@ -1,9 +1,14 @@
-"""``arena tournament`` and ``arena leaderboard``: the command bodies and their arguments.
+"""``arena tournament``, ``arena tournaments`` and ``arena leaderboard``: the command bodies.
 
-``cmd_tournament`` owns the tournament's rich ``Live`` view (progress, standings, failures);
-without a terminal it prints only the final table. Ctrl-C (or SIGTERM) stops after the matches in
-flight and prints the command that resumes; a second Ctrl-C interrupts those too (they are not
-recorded and will be replayed).
+``cmd_tournament`` owns the tournament's rich ``Live`` view (progress, standings, failures, and the
+address and token of each remote entrant); without a terminal it prints only the final table.
+Ctrl-C (or SIGTERM) stops after the matches in flight (a match still waiting for a remote bot's
+Hello stops at once) and prints the command that resumes; a second Ctrl-C interrupts those too
+(they are not recorded and will be replayed).
+
+Each tournament's leaderboards go to their own directory, ``OUT/<tournament name>/`` (issue 14): a
+name is used once per database; running a config whose name is taken, or resuming a name that is
+not there, is refused with one line saying what to do instead.
 """
 
 from __future__ import annotations
@@ -25,9 +30,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
     TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
+from harness import preflight
 from harness.arena.limits import Limits
-from harness.arena.result import Cause, MatchResult
-from harness.leaderboard import files, terminal
+from harness.arena.result import Cause, Fault, MatchResult
+from harness.leaderboard import adaptive as adaptive_panel
+from harness.leaderboard import files, plural, terminal
 from harness.games import registry
 from harness.tournament import config as config_mod
 from harness.tournament import publish, runner
@@ -56,7 +63,10 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     flag_only = {"--name": args.name, "--rounds": args.rounds, "--seed": args.seed,
                  "--move-time": args.move_time, "--time-bank": args.time_bank, "--rule": args.rule,
                  "--limit": getattr(args, "limit", None), "--game": getattr(args, "game", None),
-                 "--partners": getattr(args, "partners", None), "--duplicate": getattr(args, "duplicate", None)}
+                 "--partners": getattr(args, "partners", None), "--duplicate": getattr(args, "duplicate", None),
+                 "--adaptive": getattr(args, "adaptive", False) or None, "--confidence": getattr(args, "confidence", None),
+                 "--max-matches": getattr(args, "max_matches", None),
+                 "--min-per-pairing": getattr(args, "min_per_pairing", None)}
     if args.config and args.bot:
         raise ConfigError("give either a CONFIG file or --bot entrants, not both")
     if args.config:
@@ -64,15 +74,28 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
             if value is not None:
                 raise ConfigError(f"{flag} works only with --bot; set it in {args.config}")
         cfg = config_mod.load(args.config)
-        overrides = {"db": args.db, "out": args.out, "concurrency": args.concurrency}
+        overrides = {"db": args.db, "out": args.out, "concurrency": args.concurrency,
+                     "hello": getattr(args, "hello_time", None), "deals": getattr(args, "deals", None)}
         return config_mod.build(
             name=cfg.name, entrants=cfg.entrants, rounds=cfg.rounds, seed=cfg.seed,
             concurrency=overrides["concurrency"] or cfg.concurrency, move_s=cfg.move_s, bank_s=cfg.bank_s,
-            rules=registry.get(cfg.game).rules_map(cfg.rules), limits=cfg.limits, db=args.db or cfg.db,
+            rules=registry.get(cfg.game).rules_map(cfg.rules), limits=cfg.limits,
+            # a config without db keeps its database in its out directory, --out's when given
+            db=args.db or (Path(args.out) / "arena.db" if args.out and cfg.db == cfg.out / "arena.db" else cfg.db),
             out=args.out or cfg.out, game=cfg.game, partners=cfg.partners or None, duplicate=cfg.duplicate,
+            hello_s=cfg.hello_s if overrides["hello"] is None else overrides["hello"], schedule=cfg.schedule,
+            **({"confidence": cfg.confidence, "max_matches": cfg.max_matches, "min_per_pairing": cfg.min_per_pairing}
+               if cfg.schedule == "adaptive" else {}),
+            deals=cfg.book if overrides["deals"] is None else overrides["deals"],
         ) if any(v is not None for v in overrides.values()) else cfg
     if not args.bot:
         raise ConfigError("no entrants: give a CONFIG file or --bot NAME=COMMAND (at least two)")
+    adaptive = bool(getattr(args, "adaptive", False))
+    if adaptive and args.rounds is not None:
+        raise ConfigError("--rounds is for round robins; --adaptive plays until --confidence or --max-matches")
+    for flag in ("confidence", "max_matches", "min_per_pairing"):
+        if not adaptive and getattr(args, flag, None) is not None:
+            raise ConfigError(f"--{flag.replace('_', '-')} works only with --adaptive")
     return config_mod.from_flags(
         args.bot, name=args.name or "tournament", game=getattr(args, "game", None) or "sixtysix",
         partners=getattr(args, "partners", None), duplicate=getattr(args, "duplicate", None) or "auto", rounds=1 if args.rounds is None else args.rounds,
@@ -80,6 +103,9 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         move_s=1.0 if args.move_time is None else args.move_time,
         bank_s=10.0 if args.time_bank is None else args.time_bank,
         rules=args.rule or (), limits=getattr(args, "limit", None) or (), db=args.db, out=args.out,
+        hello_s=getattr(args, "hello_time", None), schedule="adaptive" if adaptive else "round_robin",
+        confidence=getattr(args, "confidence", None), max_matches=getattr(args, "max_matches", None),
+        min_per_pairing=getattr(args, "min_per_pairing", None), deals=getattr(args, "deals", None),
     )
 
 
@@ -90,10 +116,13 @@ def resume_command(args: argparse.Namespace) -> str:
         words.append(args.config)
     for b in args.bot or []:
         words += ["--bot", b]
-    for flag in ("name", "game", "partners", "duplicate", "rounds", "seed", "move_time", "time_bank", "concurrency", "db", "out"):
+    for flag in ("name", "game", "partners", "duplicate", "rounds", "seed", "move_time", "time_bank", "hello_time",
+                 "concurrency", "db", "out", "confidence", "max_matches", "min_per_pairing", "deals"):
         value = getattr(args, flag, None)
         if value is not None:
             words += [f"--{flag.replace('_', '-')}", str(value)]
+    if getattr(args, "adaptive", False):
+        words.append("--adaptive")
     for r in args.rule or []:
         words += ["--rule", r]
     for lim in getattr(args, "limit", None) or []:
@@ -122,34 +151,97 @@ def check_same(stored: dict[str, Any], cfg: TournamentConfig) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    """Play (or resume) a tournament, record it, publish its leaderboards."""
+    """Play (or resume) a tournament, record it, publish its leaderboards; with ``--dry-run`` only check
+    the config and start each bot once (:func:`dry_run`)."""
     try:
         cfg = config_from_args(args)
+        preflight.check_bots(((e.name, e.label) for e in cfg.entrants), what="entrant")
+    except (ConfigError, preflight.PreflightError) as e:
+        return _fail(e)
+    if getattr(args, "dry_run", False):
+        return asyncio.run(dry_run(cfg, _console()))
+    try:
         store = Store(cfg.db)
-    except (ConfigError, StoreError) as e:
+    except StoreError as e:
         return _fail(e)
     try:
-        existing = None
-        if args.resume:
-            # A run stopped before it recorded its tournament (killed while starting) starts afresh.
-            existing = store.named(cfg.name)
-            if existing is not None:
-                if cfg.seed is None:  # the secret drawn when it was created
-                    cfg = dataclasses.replace(cfg, seed=existing.config.get("seed"))
-                check_same(existing.config, cfg)
+        existing = store.named(cfg.name)
+        if getattr(args, "demo", False) and existing is not None:  # `make demo` again: the demo it played
+            console = _console()
+            console.print(f"'{cfg.name}' was played before in {cfg.db} (started {_when(existing.created)}); "
+                          "showing it again (arena demo --out DIR plays a new one elsewhere)", highlight=False)
+        if args.resume or (getattr(args, "demo", False) and existing is not None):
+            if existing is None:
+                raise ConfigError(f"no tournament named '{cfg.name}' in '{cfg.db}' to resume; start it with the same "
+                                  "command without --resume (arena tournaments lists what is there)")
+            if cfg.seed is None:  # the secret drawn when it was created
+                cfg = dataclasses.replace(cfg, seed=existing.config.get("seed"))
+            check_same(existing.config, cfg)
+        elif existing is not None:
+            raise ConfigError(_taken(store, existing, cfg))
         if cfg.seed is None:
             cfg = dataclasses.replace(cfg, seed=secrets.randbits(128))  # issue 11: nobody can predict a deal
         elif cfg.seed_set and any(e.remote is not None for e in cfg.entrants):
             print(f"arena: warning: the seed of '{cfg.name}' was set by hand and it has remote entrants: anyone "
                   "who knows the seed can compute every deal (leave the seed out for a secret one)",
                   file=sys.stderr)
-        runner.preflight(cfg.entrants)
         console = _console()
-        return asyncio.run(_tournament(cfg, store, existing, console, resume_command(args)))
+        return asyncio.run(_tournament(cfg, store, existing, console, resume_command(args),
+                                       strict=getattr(args, "strict", False)))
     except (ConfigError, StoreError, runner.StartError) as e:
         return _fail(e)
     finally:
         store.close()
+
+
+def _taken(store: Store, t: Tournament, cfg: TournamentConfig) -> str:
+    """Why a run may not start a second tournament of the name ``t`` has, and what to do instead."""
+    recorded = len(store.done(t.id))
+    if t.finished:
+        return (f"tournament '{t.name}' in '{cfg.db}' is finished ({recorded} matches, {t.finished[:10]}); to play "
+                f"it again give it another name (its leaderboard: arena leaderboard --db {cfg.db} --tournament {t.name})")
+    return (f"tournament '{t.name}' in '{cfg.db}' was stopped with {recorded} of {t.scheduled} matches played; "
+            "continue it with --resume, or give this run another name")
+
+
+async def dry_run(cfg: TournamentConfig, console: Console) -> int:
+    """``--dry-run``: the config is valid (checked by now); start each command entrant once, wait for its
+    Hello, check that it plays the game, and stop it. Nothing is played or written. Remote entrants
+    are not waited for. One line per entrant, ``ok`` or ``failed`` with the reason; exit status 0
+    when every entrant is ok, else 1."""
+    from harness.arena.entrant import Entrant
+    from harness.arena.sandbox import keep_private
+    from harness.arena.server import Arena, plays
+
+    keep_private(cfg.out, cfg.db.parent)  # as in a real run: empty for sandboxed bots
+    policy = runner.legs_policy(cfg)
+    matches = f"up to {cfg.max_matches}" if cfg.schedule == "adaptive" else \
+        str(len(runner.schedule(dataclasses.replace(cfg, seed=cfg.seed or 0))))  # issue 17: adaptive has a cap
+    console.print(f"config ok: '{cfg.name}', {registry.get(cfg.game).title}, {len(cfg.entrants)} entrants, "
+                  f"{matches} matches; {policy.why}",
+                  highlight=False, soft_wrap=True)
+    arena = Arena()
+    await arena.start("127.0.0.1:0")
+    hello = cfg.hello_s or 10.0
+    failed = 0
+    try:
+        bots = [Entrant(e.name, e.command, arena=arena, hello_s=hello, limits=cfg.limits)
+                for e in cfg.entrants if e.command is not None]
+        got = await asyncio.gather(*(b.ensure() for b in bots))
+        results: dict[str, str] = {}
+        for b, g in zip(bots, got):
+            fault = g if isinstance(g, Fault) else plays(g, cfg.game)
+            results[b.name] = "ok" if fault is None else f"failed: {fault.detail}"
+            failed += fault is not None
+        await asyncio.gather(*(b.stop() for b in bots), return_exceptions=True)
+    finally:
+        await arena.stop()
+    for e in cfg.entrants:
+        line = results[e.name] if e.command is not None else "remote: not started here (it connects by itself)"
+        console.print(f"  {e.name}: {line}", highlight=False, soft_wrap=True, markup=False)
+    console.print("dry run: nothing was played or recorded" + (f"; {failed} entrant(s) failed" if failed else ""),
+                  highlight=False)
+    return 1 if failed else 0
 
 
 class _Rate(ProgressColumn):
@@ -168,49 +260,84 @@ class _View:
         self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  _Rate(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
         self.task = self.progress.add_task(t.name, total=t.scheduled, completed=done)
+        self.later: asyncio.TimerHandle | None = None  # a refresh that catches up with a burst of results
         self.failures: list[str] = []
         self.note: str | None = None
-        self.board = publish.board(store, t)
-        self.built = time.monotonic()
+        self.remotes: list[str] = []  # how to start each remote entrant, shown above the progress
+        self.refresh()
 
     def add(self, p: Pairing, r: MatchResult) -> None:
-        self.progress.advance(self.task)
+        """A match was recorded. The bar and the standings move together (issue 14: never "5/8" beside
+        "0 matches"): both show the board, rebuilt at most twice a second and soon after a burst."""
         if r.cause != Cause.NORMAL and r.offender is not None:
             self.failures.append(f"{p.match_id} {r.players[r.offender]}: {r.cause} — {r.detail}"[:160])
-        if time.monotonic() - self.built > 0.5:
+        errors: dict[str, int] = {}  # issue 14: errors a bot's SDK reported, play going on (by entrant)
+        for name, n in zip(r.players, r.errors):
+            errors[name] = errors.get(name, 0) + n
+        for name, n in errors.items():
+            if n:
+                self.failures.append(f"{p.match_id} {name}: {n} error{'s' if n > 1 else ''} (act() raised; see its log)")
+        wait = 0.5 - (time.monotonic() - self.built)
+        if wait <= 0:
             self.refresh()
+        elif self.later is None:
+            try:
+                self.later = asyncio.get_running_loop().call_later(wait, self.refresh)
+            except RuntimeError:  # no event loop: nothing would come back to refresh later
+                self.refresh()
 
     def refresh(self) -> None:
+        if self.later is not None:
+            self.later.cancel()
+            self.later = None
         self.board = publish.board(self.store, self.store.tournament(self.t.id))
+        self.progress.update(self.task, completed=self.board.standings.matches)
         self.built = time.monotonic()
 
     def render(self) -> Group:
-        return terminal.live_view(self.board, self.progress, self.failures, self.note)
+        view = terminal.live_view(self.board, self.progress, self.failures, self.note)
+        if not self.remotes:
+            return view
+        return Group(*(Text(line, style="bold yellow") for line in self.remotes), view)
 
 
 async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament | None, console: Console,
-                      resume: str) -> int:
+                      resume: str, strict: bool = False) -> int:
     if existing is not None:
         voided = runner.void_half_pairs(store, existing, cfg)
         if voided:
-            console.print(f"[yellow]replaying {voided} match(es) of duplicate pairs cut in half by the stop[/]")
-        if not runner.pending(cfg, store.done(existing.id)):
-            store.finish(existing.id)
+            console.print(f"[yellow]replaying {plural(voided, 'match', 'matches')} of duplicate pairs cut in half by the stop[/]")
+        if not runner.pending_in(cfg, store, existing.id):
+            runner.finish(cfg, store, existing.id)
             return _finish(cfg, store, existing, console, interrupted=False, resume=resume)
     policy = runner.legs_policy(cfg)
     from harness.arena.sandbox import keep_private
     keep_private(cfg.out, cfg.db.parent)  # issue 11: empty for sandboxed bots
-    bots = runner.Bots(cfg.entrants, limits=cfg.limits, per_leg=policy.per_leg)
+    bots = runner.Bots(cfg.entrants, limits=cfg.limits, per_leg=policy.per_leg, hello_s=cfg.hello_s or 10.0,
+                       remote_hello_s=cfg.hello_s, log_dir=cfg.out / cfg.name / "logs")  # issue 14: bots' output
+    # The tournament is recorded before its bots start, so a run killed while they start can be
+    # resumed (issue 14: --resume of a name that is not there is refused); one whose bots cannot
+    # start is removed again, leaving the name free.
+    stored = cfg.identity() | {"legs": policy.why, "seed_set": cfg.seed_set}
+    scheduled = cfg.max_matches if cfg.schedule == "adaptive" else len(runner.schedule(cfg))  # issue 17: the cap
+    t = existing or store.create(cfg.name, stored, scheduled,
+                                 [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
     try:
-        await bots.start(cfg.game)
+        try:
+            await bots.start(cfg.game)
+        except runner.StartError:
+            if existing is None:
+                store.discard_unplayed(t.id)
+            raise
         console.print(f"[dim]{policy.why}[/]", highlight=False)
-        stored = cfg.identity() | {"legs": policy.why, "seed_set": cfg.seed_set}
-        t = existing or store.create(cfg.name, stored, len(runner.schedule(cfg)),
-                                     [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
+        remotes = remote_lines(bots)
+        for line in remotes:  # issue 14: the remote bots' owners need these to connect
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
         view = _View(store, t, len(store.done(t.id)))
+        view.remotes = remotes
         stop = asyncio.Event()
         work = asyncio.ensure_future(runner.run(
-            cfg, store, t, seat=bots.seat, play=_play_match(), stop=stop, crashes=bots.crashes,
+            cfg, store, t, seat=bots.seat, play=_play_match(strict), stop=stop, crashes=bots.crashes,
             on_result=view.add,
         ))
 
@@ -219,7 +346,13 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
                 work.cancel()
             else:
                 stop.set()
+                for e in bots.entrants.values():  # a match still waiting for a remote bot stops now
+                    if e.remote_name is not None:
+                        e.give_up("stopped (Ctrl-C)")
                 view.note = "stopping after the matches in flight… (Ctrl-C again to abandon them)"
+                if not console.is_terminal:
+                    console.print("stopping after the matches in flight (Ctrl-C again to abandon them)",
+                                  highlight=False)
 
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -238,9 +371,17 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
                 loop.remove_signal_handler(sig)
     finally:
         await bots.close()
-    left = len(runner.pending(cfg, store.done(t.id)))
+    left = len(runner.pending_in(cfg, store, t.id))
     return _finish(cfg, store, store.tournament(t.id), console, interrupted=left > 0, resume=resume,
                    show_table=not console.is_terminal)
+
+
+def remote_lines(bots: runner.Bots) -> list[str]:
+    """One line per remote entrant: the address and token its bot connects with, and how long each
+    match waits for it."""
+    address = bots.arena.address if bots.arena is not None else "?"
+    return [f"remote entrant {e.name}: start it with ARENA_ADDRESS={address} ARENA_TOKEN={e.token} "
+            f"(each match waits {e.hello_s:g} s for it)" for e in bots.entrants.values() if e.remote_name is not None]
 
 
 async def _wait(work: asyncio.Future[Any]) -> None:
@@ -251,24 +392,30 @@ async def _wait(work: asyncio.Future[Any]) -> None:
             raise
 
 
-def _play_match() -> runner.PlayFn:
+def _play_match(strict: bool = False) -> runner.PlayFn:
+    """The match function; with ``strict`` a bot's reported error (Reply.error) is a forfeit."""
+    from functools import partial
+
     from harness.arena.match import play_match
 
-    return play_match
+    return partial(play_match, strict=True) if strict else play_match
 
 
 def _finish(cfg: TournamentConfig, store: Store, t: Tournament, console: Console, *, interrupted: bool,
             resume: str, show_table: bool = True) -> int:
     b = publish.board(store, t)
-    paths = files.write(b, cfg.out)
+    paths = files.write(b, publish.directory(cfg.out, t))
     if show_table:
         console.print(terminal.render(b))
     else:
         console.print(terminal.crosstable(b))
+        if (panel := adaptive_panel.table(b)) is not None:  # issue 17: how it ended
+            console.print(panel)
     console.print(f"leaderboards: {', '.join(str(p) for p in paths)}", highlight=False)
     if interrupted:
         left = t.scheduled - b.meta["recorded"]
-        console.print(f"stopped with {left} match(es) to play; resume with:\n  {resume}", highlight=False,
+        more = f"at most {left}" if cfg.schedule == "adaptive" else str(left)
+        console.print(f"stopped with {more} match(es) to play; resume with:\n  {resume}", highlight=False,
                       soft_wrap=True)
         return EXIT_STOPPED
     return 0
@@ -285,7 +432,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     try:
         store = Store(args.db, create=False, damaged_ok=True)
         try:
-            t = store.tournament(args.tournament)
+            t = find(store, args.tournament)
             b = publish.board(store, t)
             problems = publish.record_problems(store.matches(t.id))
             if store.damage is not None:
@@ -297,7 +444,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         return _fail(e)
     if problems:
         b.meta["damage"] = problems
-    paths = files.write(b, args.out)
+    paths = files.write(b, publish.directory(args.out, t))
     console = _console()
     console.print(terminal.render(b))
     console.print(f"leaderboards: {', '.join(str(p) for p in paths)}", highlight=False)
@@ -308,9 +455,65 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def find(store: Store, which: str | int | None) -> Tournament:
+    """The tournament ``which`` names: its name (the latest of that name), else its id; the latest
+    when None. StoreError names a tournament that is not there."""
+    if which is None:
+        return store.tournament()
+    text = str(which).strip()
+    found = store.named(text)
+    if found is not None:
+        return found
+    if text.isdigit():
+        try:
+            return store.tournament(int(text))
+        except StoreError:
+            pass
+    raise StoreError(f"no tournament named '{config_mod.show(text)}' in '{store.path}' (arena tournaments --db "
+                     f"{store.path} lists them)")
+
+
+def cmd_tournaments(args: argparse.Namespace) -> int:
+    """``arena tournaments``: every tournament in the database with its status, matches and dates."""
+    try:
+        store = Store(args.db, create=False, damaged_ok=True)
+        try:
+            rows = store.summaries()
+        finally:
+            store.close()
+    except StoreError as e:
+        return _fail(e)
+    console = _console()
+    if not rows:
+        console.print(f"no tournaments in '{args.db}'", highlight=False)
+        return 0
+    console.print(tournaments_table(rows, Path(args.db)))
+    return 0
+
+
+def tournaments_table(rows: list[tuple[Tournament, int, str | None]], db: Path) -> Any:
+    """The rich table of :func:`cmd_tournaments` (a pure function of the store's summaries)."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=f"tournaments in {db}", box=box.SIMPLE, title_justify="left")
+    for name, justify in (("id", "right"), ("name", "left"), ("game", "left"), ("status", "left"),
+                          ("matches", "right"), ("created", "left"), ("last match", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for t, recorded, last in rows:
+        status = "finished" if t.finished else ("not started" if recorded == 0 else "stopped")
+        table.add_row(str(t.id), t.name, t.game, status, f"{recorded}/{t.scheduled}", _when(t.created), _when(last))
+    return table
+
+
+def _when(stamp: str | None) -> str:
+    """An ISO time from the store as ``YYYY-MM-DD HH:MM`` (UTC); "–" for none."""
+    return "–" if not stamp else stamp[:16].replace("T", " ")
+
+
 def run_demo(out: str | None = None, concurrency: int | None = None) -> int:
     """``make demo``: a duplicate round robin among the sample bots, then the leaderboards."""
     args = argparse.Namespace(config=str(DEMO_CONFIG), bot=None, name=None, rounds=None, seed=None,
                               move_time=None, time_bank=None, rule=None, limit=None, concurrency=concurrency,
-                              db=None, out=out, resume=False)
+                              db=None, out=out, resume=False, hello_time=None, dry_run=False, demo=True)
     return cmd_tournament(args)

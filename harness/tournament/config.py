@@ -9,13 +9,20 @@ A config file looks like::
     rounds = 2               # duplicate round robins
     seed = 66                # optional; without it a secret seed is drawn (nothing a bot sees predicts a deal)
     duplicate = "auto"       # legs on the same deals: "auto" (with the sandbox), "trusted" (own bots), "off"
+    schedule = "adaptive"    # optional; default "round_robin" (`rounds` of them). "adaptive" (issue 17): play
+                             # where the order is in doubt, stop when every neighbour pair is settled:
+    confidence = 0.95        # adaptive: the confidence each neighbour pair needs (default 0.95)
+    max_matches = 240        # adaptive: never more matches (default: 20 round robins' worth)
+    min_per_pairing = 2      # adaptive: full round robins played first (default 2)
     concurrency = 2          # matches at once; default: number of cores
+    deals = "hard.txt"       # optional; a deal book (harness.deals): units play its seeds in order, cycling
     db = "results/arena.db"  # optional
     out = "results"          # optional; leaderboards and match records go here
 
     [time]                   # optional; seconds
     move = 1.0               # per decision
     bank = 10.0              # per match, spent when a decision takes longer than `move`
+    hello = 10.0             # start-up limit for each bot's Hello (default 10; 300 for remote bots)
 
     [rules]                  # optional; any rule option of the game by its spec name
     dealer_rotation = "alternate"
@@ -52,12 +59,17 @@ from pathlib import Path
 from typing import Any
 
 from harness.arena.limits import Limits
+from harness.deals import Book, BookError
+from harness.deals import load as load_book
 from harness.games import registry
-from harness.names import valid_name
+from harness.names import RULE, valid_name
 
-TOP_KEYS = {"name", "game", "partners", "duplicate", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "limits", "entrant"}
+TOP_KEYS = {"name", "game", "partners", "duplicate", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "limits", "entrant",
+            "schedule", "confidence", "max_matches", "min_per_pairing", "deals"}
 DUPLICATE = ("auto", "trusted", "off")
-TIME_KEYS = {"move", "bank"}
+SCHEDULES = ("round_robin", "adaptive")
+ADAPTIVE_KEYS = ("confidence", "max_matches", "min_per_pairing")  # only with schedule = "adaptive"
+TIME_KEYS = {"move", "bank", "hello"}
 ENTRANT_KEYS = {"name", "command"}
 # limit name -> (type, lowest allowed value other than 0/false for "off", highest)
 LIMIT_KEYS: dict[str, tuple[type, float, float]] = {
@@ -118,6 +130,12 @@ class TournamentConfig:
     partners: str = ""  # "self" or "rotate" for a partnership game, else ""
     duplicate: str = "auto"  # legs on the same deals: auto (with the sandbox), trusted, off
     seed_set: bool = False  # the seed was set by hand (reproducible, and predictable: warned about)
+    schedule: str = "round_robin"  # or "adaptive" (harness.tournament.adaptive)
+    confidence: float = 0.95  # adaptive: what each neighbour pair needs
+    max_matches: int = 0  # adaptive: the cap (build() sets the default)
+    min_per_pairing: int = 2  # adaptive: full round robins first
+    hello_s: float | None = None  # start-up limit for Hello; None: 10 s for commands, 300 s for remote bots
+    book: Book | None = None  # a deal book (`deals = "FILE"`): units play its seeds in order (harness.deals)
 
     @property
     def seats(self) -> int:
@@ -138,9 +156,12 @@ class TournamentConfig:
             "rounds": self.rounds,
             "seed": self.seed,
             **({"duplicate": self.duplicate} if self.duplicate != "auto" else {}),
+            **({"schedule": self.schedule, "confidence": self.confidence, "max_matches": self.max_matches,
+                "min_per_pairing": self.min_per_pairing} if self.schedule == "adaptive" else {}),
             "time": {"move": self.move_s, "bank": self.bank_s},
             "rules": registry.get(self.game).rules_map(self.rules),
             "limits": self.limits.to_dict(),
+            **({"deals": self.book.identity()} if self.book is not None else {}),
         }
 
 
@@ -192,6 +213,9 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
     _no_unknown(time, TIME_KEYS, "[time]")
     rules = _table(data, "rules", "'rules' must be a table of rule options")
     limits = _table(data, "limits", "'limits' must be a table of resource limits")
+    if data.get("schedule") == "adaptive" and "rounds" in data:
+        raise ConfigError("'rounds' is for round robins; an adaptive schedule plays until 'confidence' or "
+                          "'max_matches'")
     return build(
         name=data.get("name", default_name),
         game=data.get("game", "sixtysix"),
@@ -203,10 +227,14 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
         concurrency=data.get("concurrency"),
         move_s=time.get("move", 1.0),
         bank_s=time.get("bank", 10.0),
+        hello_s=time.get("hello"),
         rules=rules,
         limits=limits,
         db=data.get("db"),
         out=data.get("out"),
+        schedule=data.get("schedule", "round_robin"),
+        **{k: data[k] for k in ADAPTIVE_KEYS if k in data},
+        deals=data.get("deals"),
     )
 
 
@@ -214,7 +242,9 @@ def from_flags(
     bots: Sequence[str], *, name: str = "tournament", game: str = "sixtysix", rounds: int = 1, seed: int | None = None,
     concurrency: int | None = None, move_s: float = 1.0, bank_s: float = 10.0,
     rules: Sequence[str] = (), limits: Sequence[str] = (), db: str | None = None, out: str | None = None,
-    partners: str | None = None, duplicate: str = "auto",
+    partners: str | None = None, duplicate: str = "auto", hello_s: float | None = None,
+    schedule: str = "round_robin", confidence: Any = None, max_matches: Any = None, min_per_pairing: Any = None,
+    deals: str | None = None,
 ) -> TournamentConfig:
     """A config from ``--bot NAME=COMMAND`` flags, ``--limit NAME=VALUE`` flags and the other options."""
     specs = []
@@ -236,7 +266,9 @@ def from_flags(
             raise ConfigError(f"--limit '{show(item)}' is not written NAME=VALUE")
         given[key.strip()] = value.strip()
     return build(name=name, game=game, partners=partners, duplicate=duplicate, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
-                 move_s=move_s, bank_s=bank_s, rules=parsed, limits=given, db=db, out=out)
+                 move_s=move_s, bank_s=bank_s, rules=parsed, limits=given, db=db, out=out, hello_s=hello_s,
+                 schedule=schedule, confidence=confidence, max_matches=max_matches, min_per_pairing=min_per_pairing,
+                 deals=deals)
 
 
 def entrant(name: str, command: Any) -> EntrantSpec:
@@ -253,7 +285,7 @@ def entrant(name: str, command: Any) -> EntrantSpec:
     if command.startswith("remote:"):
         remote = command.removeprefix("remote:").strip()
         if not valid_name(remote):
-            raise ConfigError(f"entrant '{name}' has a bad remote name '{show(remote)}'")
+            raise ConfigError(f"entrant '{name}': bad remote bot name '{show(remote)}' ({RULE})")
         return EntrantSpec(name, None, remote)
     return EntrantSpec(name, command)
 
@@ -262,9 +294,11 @@ def build(
     *, name: Any, entrants: Sequence[EntrantSpec], rounds: Any, seed: Any, concurrency: Any,
     move_s: Any, bank_s: Any, rules: Mapping[str, Any], db: Any, out: Any, game: Any = "sixtysix",
     partners: Any = None, duplicate: Any = "auto",
-    limits: Limits | Mapping[str, Any] | None = None,
+    limits: Limits | Mapping[str, Any] | None = None, hello_s: Any = None,
+    schedule: Any = "round_robin", confidence: Any = None, max_matches: Any = None, min_per_pairing: Any = None,
+    deals: Any = None,
 ) -> TournamentConfig:
-    """Check every value and make the config."""
+    """Check every value and make the config. ``deals``: a deal book's path (or a loaded :class:`Book`)."""
     if not isinstance(name, str) or not valid_name(name):
         raise ConfigError(f"bad tournament name '{show(name)}' (letters, digits, _ . + -; at most 40)")
     if not isinstance(game, str) or game not in registry.ids():
@@ -284,6 +318,7 @@ def build(
     concurrency = (os.cpu_count() or 1) if concurrency is None else _int("concurrency", concurrency, 1, 256)
     move_s = _seconds("time.move", move_s, positive=True)
     bank_s = _seconds("time.bank", bank_s, positive=False)
+    hello_s = None if hello_s is None else _seconds("time.hello", hello_s, positive=True)
     parsed_rules = rules_of(rules, game)
     g = registry.get(game)
     teams = g.teams(parsed_rules)
@@ -301,12 +336,54 @@ def build(
     if not isinstance(limits, Limits):
         limits = limits_of(limits or {})
     out_dir = _path("out", out) or Path("results")
+    adaptive = _adaptive(schedule, confidence, max_matches, min_per_pairing, len(entrants), seats, partners or "")
     return TournamentConfig(
         name=name, entrants=tuple(entrants), rounds=rounds, seed=seed, concurrency=concurrency,
         move_s=move_s, bank_s=bank_s, rules=parsed_rules, limits=limits,
         db=_path("db", db) or out_dir / "arena.db", out=out_dir, game=game, partners=partners or "",
-        duplicate=duplicate, seed_set=seed_set,
+        duplicate=duplicate, seed_set=seed_set, hello_s=hello_s, **adaptive, book=_book(deals),
     )
+
+
+def _book(deals: Any) -> Book | None:
+    """The deal book of ``deals`` (a path), loaded; ConfigError names its problem in one line."""
+    if deals is None or isinstance(deals, Book):
+        return deals
+    if not isinstance(deals, str) or not deals.strip():
+        raise ConfigError(f"bad value '{show(deals)}' for 'deals' (expected the path of a deal book)")
+    try:
+        return load_book(deals)
+    except BookError as e:
+        raise ConfigError(str(e)) from None
+
+
+def _adaptive(schedule: Any, confidence: Any, max_matches: Any, min_per_pairing: Any, entrants: int, seats: int,
+              partners: str) -> dict[str, Any]:
+    """The schedule settings (issue 17); the adaptive ones only with ``schedule = "adaptive"``."""
+    if schedule not in SCHEDULES:
+        raise ConfigError(f"bad value '{show(schedule)}' for 'schedule' (expected one of: {', '.join(SCHEDULES)})")
+    given = {"confidence": confidence, "max_matches": max_matches, "min_per_pairing": min_per_pairing}
+    if schedule != "adaptive":
+        for key, value in given.items():
+            if value is not None:
+                raise ConfigError(f"'{key}' is for schedule = \"adaptive\" (the schedule is {schedule})")
+        return {}
+    from harness.tournament.adaptive import default_max_matches
+
+    if confidence is None:
+        confidence = 0.95
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, str)):
+        raise ConfigError(f"bad confidence '{show(confidence)}' (expected a number above 0.5 and below 1)")
+    try:
+        level = float(confidence)
+    except (ValueError, OverflowError):
+        raise ConfigError(f"bad confidence '{show(confidence)}' (expected a number above 0.5 and below 1)") from None
+    if not 0.5 < level < 1:  # NaN fails this too
+        raise ConfigError(f"bad confidence '{show(confidence)}' (expected a number above 0.5 and below 1)")
+    cap = default_max_matches(entrants, seats, partners) if max_matches is None else \
+        _int("max_matches", max_matches, 1, 1_000_000)
+    least = _int("min_per_pairing", 2 if min_per_pairing is None else min_per_pairing, 0, 100)
+    return {"schedule": "adaptive", "confidence": level, "max_matches": cap, "min_per_pairing": least}
 
 
 def rules_of(values: Mapping[str, Any], game: str = "sixtysix") -> Any:
@@ -385,7 +462,11 @@ def _path(what: str, value: Any) -> Path | None:
 def _no_unknown(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
     for key in data:
         if key not in allowed:
-            raise ConfigError(f"unknown key '{show(key)}' in {where} (allowed: {', '.join(sorted(allowed))})")
+            from harness.games.options import suggestion  # issue 14: the nearest key, in the same line
+
+            near = suggestion(str(key), sorted(allowed))
+            hint = f"did you mean '{near}'? " if near else ""
+            raise ConfigError(f"unknown key '{show(key)}' in {where} ({hint}allowed: {', '.join(sorted(allowed))})")
 
 
 def _int(what: str, value: Any, lo: int, hi: int) -> int:

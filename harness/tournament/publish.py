@@ -3,13 +3,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from harness.arena.record import NO_END, read_checked
 from harness.games import registry
+from harness.names import valid_name
 from harness.leaderboard import Board
 from harness.rating import Model, Played, standings
 from harness.tournament.store import Store, Tournament
+
+
+def directory(out: str | Path, t: Tournament) -> Path:
+    """Where tournament ``t``'s leaderboards go: ``out/<its name>/`` (issue 14: one directory per
+    tournament, so no tournament overwrites another's pages; a name is used once per database).
+    A name from before the name rule that cannot be a directory gives ``out/tournament-<id>/``."""
+    return Path(out) / (t.name if valid_name(t.name) else f"tournament-{t.id}")
 
 
 def played_of(row: dict[str, Any]) -> Played:
@@ -17,7 +26,7 @@ def played_of(row: dict[str, Any]) -> Played:
     ranks = row["ranks"]
     return Played(row["seq"], row["match_id"], row["pair_id"], tuple(row["players"]),
                   None if ranks is None else tuple(ranks), tuple(row["scores"]), row["cause"], row["offender"],
-                  tuple(row["teams"]))
+                  tuple(row["teams"]), tuple(row.get("errors") or ()))
 
 
 def board(store: Store, t: Tournament, model: Model = Model()) -> Board:
@@ -51,7 +60,21 @@ def board(store: Store, t: Tournament, model: Model = Model()) -> Board:
         "created": t.created,
         "finished": t.finished,
     }
-    return Board(f"{t.name} · leaderboard", standings(model, names, played), meta, tuple(played))
+    adaptive_schedule = cfg.get("schedule") == "adaptive"
+    if adaptive_schedule:  # issue 17: rated without skill drift (harness.tournament.adaptive.MODEL)
+        from harness.tournament import adaptive
+
+        model = adaptive.MODEL
+    table = standings(model, names, played)
+    if adaptive_schedule:  # issue 17: how it ended, and how sure each neighbour pair is
+        f = adaptive.field_of(cfg, game.players(game.rules(cfg["rules"])))
+        meta.pop("rounds", None)
+        meta["schedule"] = ("adaptive: full round robins first, then the neighbour pairs whose order is in doubt; "
+                            + cfg.get("legs", ""))
+        meta["adaptive"] = adaptive.summary(f, adaptive.settings_of(cfg), played, table.order, t.finished is not None,
+                                            model)
+    return Board(f"{t.name} · leaderboard", table, meta, tuple(played),
+                 records={r["match_id"]: r["record"] for r in rows if r.get("record")})  # issue 16: match pages
 
 
 def record_problems(rows: list[dict[str, Any]]) -> list[str]:

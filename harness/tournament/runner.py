@@ -9,15 +9,14 @@ A stop request lets the matches in flight finish and starts no new one.
 from __future__ import annotations
 
 import asyncio
-import shutil
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from harness.arena.limits import Limits
-from harness.arena.process import argv_of
 from harness.arena.result import Cause, Clock, Fault, MatchResult
+from harness.rating import Played
 from harness.tournament.config import EntrantSpec, TournamentConfig
 from harness.tournament.schedule import Pairing, legs_of, seeded, tables
 from harness.tournament.store import Store, Tournament
@@ -40,20 +39,14 @@ class RunReport:
 
 
 def preflight(specs: Sequence[EntrantSpec]) -> None:
-    """Fail fast, with one line, on a command whose program does not exist."""
-    for e in specs:
-        if e.command is None:
-            continue
-        try:
-            argv = argv_of(e.command)
-        except ValueError as err:
-            raise StartError(f"entrant '{e.name}': bad command '{e.command}': {err}") from None
-        prog = argv[0]
-        if shutil.which(prog) is None:
-            raise StartError(f"entrant '{e.name}': cannot start '{e.command}': '{prog}' not found")
-        for arg in argv[1:2]:
-            if Path(prog).name.startswith("python") and arg.endswith(".py") and not Path(arg).exists():
-                raise StartError(f"entrant '{e.name}': cannot start '{e.command}': no file '{arg}'")
+    """Fail fast, with one line, on a bad name or a command whose program does not exist
+    (the one preflight of :mod:`harness.preflight`)."""
+    from harness import preflight as checks
+
+    try:
+        checks.check_bots(((e.name, e.label) for e in specs), what="entrant")
+    except checks.PreflightError as err:
+        raise StartError(str(err)) from None
 
 
 class Bots:
@@ -65,9 +58,12 @@ class Bots:
     """
 
     def __init__(self, specs: Sequence[EntrantSpec], hello_s: float = 10.0,
-                 limits: Limits | None = Limits(), per_leg: bool = False) -> None:
+                 limits: Limits | None = Limits(), per_leg: bool = False, remote_hello_s: float | None = None,
+                 log_dir: Path | None = None) -> None:
         self.specs = list(specs)
+        self.log_dir = log_dir  # each spawned entrant's stdout and stderr: log_dir/NAME.log (legs: log_dir/leg-N/NAME.log)
         self.hello_s = hello_s
+        self.remote_hello_s = remote_hello_s  # None: REMOTE_HELLO_S (harness.arena.entrant)
         self.limits = limits  # applied to every spawned entrant
         self.per_leg = per_leg
         self.arena: Any = None
@@ -83,7 +79,8 @@ class Bots:
         if key not in self.legs:
             from harness.arena.entrant import Entrant
 
-            self.legs[key] = Entrant(name, first.command, arena=self.arena, hello_s=self.hello_s, limits=self.limits)
+            self.legs[key] = Entrant(name, first.command, arena=self.arena, hello_s=self.hello_s, limits=self.limits,
+                                     log_dir=None if self.log_dir is None else self.log_dir / f"leg-{leg}")
         return self.legs[key]
 
     async def start(self, game: str = "sixtysix") -> dict[str, Any]:
@@ -96,8 +93,8 @@ class Bots:
         await self.arena.start("127.0.0.1:0")
         for s in self.specs:
             self.entrants[s.name] = Entrant(s.name, s.command, s.remote, arena=self.arena,
-                                            hello_s=None if s.command is None else self.hello_s,
-                                            limits=self.limits)
+                                            hello_s=self.remote_hello_s if s.command is None else self.hello_s,
+                                            limits=self.limits, log_dir=self.log_dir)
         commands = [e for e in self.entrants.values() if e.command is not None]
         got = await asyncio.gather(*(e.ensure() for e in commands))
         for e, g in zip(commands, got):
@@ -133,7 +130,14 @@ class LegsPolicy:
 def legs_policy(cfg: TournamentConfig) -> LegsPolicy:
     """Duplicate legs only where no bot can carry memory from one leg to the next: with the sandbox
     (one process per leg index, no files, no network), or for bots declared ``duplicate = "trusted"``.
-    Otherwise every leg gets deals of its own, seats still rotated."""
+    Otherwise every leg gets deals of its own, seats still rotated. A deal book's deals are known deals:
+    every leg of a unit plays its entry (still one sandboxed process per leg index where there is a sandbox)."""
+    if cfg.book is not None:
+        from harness.arena.sandbox import resolve
+
+        return LegsPolicy(True, resolve(cfg.limits.sandbox) == "bwrap",
+                          f"every leg plays the deals of deal book '{cfg.book.name}' ({len(cfg.book)} entries, one "
+                          "per unit in schedule order, cycling)")
     if cfg.duplicate == "off":
         return LegsPolicy(False, False, 'independent deals in every leg (duplicate = "off")')
     from harness.arena.sandbox import resolve
@@ -148,21 +152,65 @@ def legs_policy(cfg: TournamentConfig) -> LegsPolicy:
                                     '(bubblewrap) or duplicate = "trusted"')
 
 
-def schedule(cfg: TournamentConfig) -> list[Pairing]:
+def schedule(cfg: TournamentConfig, played: Sequence[Played] = ()) -> list[Pairing]:
     """Every match of the tournament in schedule order: duplicate pairs for two seats, tables in all
     their seat rotations for more (:func:`harness.tournament.schedule.tables`), each unit with its own
-    seed from the tournament's secret (:func:`harness.tournament.schedule.seeded`)."""
+    seed from the tournament's secret (:func:`harness.tournament.schedule.seeded`). An adaptive
+    schedule (issue 17) holds the rounds made so far from the ``played`` matches
+    (:func:`harness.tournament.adaptive.plan`)."""
     if cfg.seed is None:
         raise ValueError("the tournament's seed is drawn before it is scheduled")
     policy = legs_policy(cfg)
     remote = {e.name for e in cfg.entrants if e.remote is not None}
-    return list(seeded(tables(cfg.names, cfg.seats, cfg.rounds, cfg.seed, cfg.partners), cfg.seed,
-                       lambda p: not policy.shared or any(n in remote for n in p.players)))
+    if cfg.schedule == "adaptive":
+        from harness.tournament import adaptive
+
+        made: Iterator[Pairing] = iter(adaptive.plan(adaptive.field_of(cfg.identity(), cfg.seats),
+                                                     adaptive.settings_of(cfg.identity()), played).pairings)
+    else:
+        made = tables(cfg.names, cfg.seats, cfg.rounds, cfg.seed, cfg.partners)
+    out = list(seeded(made, cfg.seed, lambda p: not policy.shared or any(n in remote for n in p.players)))
+    if cfg.book is not None:  # the book's seeds instead, unit by unit (harness.deals)
+        from harness.deals import book_seeded
+
+        return book_seeded(out, cfg.book)
+    return out
 
 
-def pending(cfg: TournamentConfig, done: set[str]) -> list[Pairing]:
+def pending(cfg: TournamentConfig, done: set[str], played: Sequence[Played] = ()) -> list[Pairing]:
     """The scheduled matches not yet recorded, in schedule order."""
-    return [p for p in schedule(cfg) if p.match_id not in done]
+    return [p for p in schedule(cfg, played) if p.match_id not in done]
+
+
+def played_in(store: Store, tid: int) -> list[Played]:
+    """The recorded matches of a tournament as the rating sees them."""
+    from harness.tournament.publish import played_of
+
+    return [played_of(r) for r in store.matches(tid)]
+
+
+def pending_in(cfg: TournamentConfig, store: Store, tid: int) -> list[Pairing]:
+    """The matches of tournament ``tid`` to play now: the rest of the schedule, or for an adaptive one
+    the rest of its current round (the next round once this one is recorded; none when it is over)."""
+    played = played_in(store, tid) if cfg.schedule == "adaptive" else []
+    return pending(cfg, store.done(tid), played)
+
+
+def book_entries(cfg: TournamentConfig, store: Store, tid: int) -> dict[str, Any]:
+    """The deal book entry of each unit of the schedule (none without a book; :mod:`harness.deals`)."""
+    if cfg.book is None:
+        return {}
+    from harness.deals import unit_entries
+
+    played = played_in(store, tid) if cfg.schedule == "adaptive" else []
+    return unit_entries(schedule(cfg, played), cfg.book)
+
+
+def finish(cfg: TournamentConfig, store: Store, tid: int) -> None:
+    """Mark a tournament finished; an adaptive one's schedule is then the matches it played."""
+    if cfg.schedule == "adaptive":
+        store.set_scheduled(tid, len(store.done(tid)))
+    store.finish(tid)
 
 
 def clock_of(cfg: TournamentConfig) -> Clock:
@@ -203,14 +251,13 @@ async def run(
     """
     fixed = entrants or {}
     chooser: Callable[[str, int], Any] = seat if seat is not None else (lambda name, leg: fixed[name])
-    todo = pending(cfg, store.done(tournament.id))
+    todo = pending_in(cfg, store, tournament.id)
     base = store.restarts(tournament.id)
     rdir = record_dir(cfg, tournament)
     clock = clock_of(cfg)
     queue: asyncio.Queue[Pairing] = asyncio.Queue()
-    for p in todo:
-        queue.put_nowait(p)
     played = 0
+    entries = book_entries(cfg, store, tournament.id)
 
     async def worker() -> None:
         nonlocal played
@@ -221,8 +268,9 @@ async def run(
                 return
             set_aside(rdir / f"{p.match_id}.jsonl", "interrupted")  # left by a killed run, never recorded
             seated = tuple(chooser(n, p.leg) for n in p.players)
+            extra = {} if cfg.book is None else {"book": entries[p.pair_id].header(cfg.book)}
             result = await play(seated, match_id=p.match_id, seed=p.seed, game=cfg.game, rules=cfg.rules,
-                                clock=clock, record_dir=rdir)
+                                clock=clock, record_dir=rdir, **extra)
             if result.cause == Cause.INTERRUPTED:
                 continue
             now = crashes()
@@ -231,23 +279,32 @@ async def run(
             if on_result is not None:
                 on_result(p, result)
 
-    workers = [asyncio.create_task(worker()) for _ in range(max(1, min(cfg.concurrency, len(todo))))]
-    try:
-        await asyncio.gather(*workers)
-    finally:
-        for w in workers:
-            w.cancel()
-        await asyncio.gather(*workers, return_exceptions=True)
-    left = len(pending(cfg, store.done(tournament.id)))
+    while todo:  # an adaptive schedule makes its next round once this one is recorded
+        for p in todo:
+            queue.put_nowait(p)
+        before = played
+        workers = [asyncio.create_task(worker()) for _ in range(max(1, min(cfg.concurrency, len(todo))))]
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            for w in workers:
+                w.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+        if cfg.schedule != "adaptive" or stop.is_set() or played == before:
+            break
+        todo = pending_in(cfg, store, tournament.id)
+        entries = book_entries(cfg, store, tournament.id)
+    left = len(pending_in(cfg, store, tournament.id))
     if left == 0:
-        store.finish(tournament.id)
+        finish(cfg, store, tournament.id)
     return RunReport(played=played, pending=left, interrupted=left > 0)
 
 
 def void_half_pairs(store: Store, tournament: Tournament, cfg: TournamentConfig | None = None) -> int:
     """Set aside duplicate pairs and tables cut short by a stop (rows and record files); returns how many
     matches."""
-    moved = store.void_half_pairs(tournament.id, legs_of(schedule(cfg)) if cfg is not None else None)
+    played = played_in(store, tournament.id) if cfg is not None and cfg.schedule == "adaptive" else []
+    moved = store.void_half_pairs(tournament.id, legs_of(schedule(cfg, played)) if cfg is not None else None)
     for d in moved:
         if d.get("record"):
             target = set_aside(Path(d["record"]), "voided")

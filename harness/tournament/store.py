@@ -89,6 +89,13 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (tournament_id, match_id, player),
     FOREIGN KEY (tournament_id, match_id) REFERENCES matches(tournament_id, match_id)
 );
+CREATE TABLE IF NOT EXISTS bot_errors (  -- errors a bot reported in its replies (Reply.error), play going on
+    tournament_id INTEGER NOT NULL,
+    match_id TEXT NOT NULL,
+    player INTEGER NOT NULL,       -- player index in the match
+    errors INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, match_id, player)
+);
 CREATE TABLE IF NOT EXISTS voided (
     tournament_id INTEGER NOT NULL,
     match_id TEXT NOT NULL,
@@ -277,6 +284,32 @@ class Store:
             missing = f"no tournament in '{self.path}'"
         return row, missing
 
+    def summaries(self) -> list[tuple[Tournament, int, str | None]]:
+        """Every tournament, oldest first, with its recorded matches and when the last one finished."""
+        try:
+            rows = self.db.execute(
+                "SELECT t.id, COUNT(m.match_id) AS n, MAX(m.finished) AS last FROM tournaments t "
+                "LEFT JOIN matches m ON m.tournament_id = t.id GROUP BY t.id ORDER BY t.id").fetchall()
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: {e} (reading its tournaments)") from None
+        return [(self.tournament(r["id"]), r["n"], r["last"]) for r in rows]
+
+    def set_scheduled(self, tid: int, scheduled: int) -> None:
+        """Set how many matches a tournament schedules (an adaptive one knows when it ends, issue 17)."""
+        with self.tx():
+            self.db.execute("UPDATE tournaments SET scheduled=? WHERE id=?", (scheduled, tid))
+
+    def discard_unplayed(self, tid: int) -> bool:
+        """Delete tournament ``tid`` if no match of it was ever recorded (nor voided): a run whose bots
+        could not start leaves nothing behind. Returns whether it was deleted."""
+        with self.tx():
+            for table in ("matches", "voided"):
+                if self.db.execute(f"SELECT 1 FROM {table} WHERE tournament_id=? LIMIT 1", (tid,)).fetchone():
+                    return False
+            self.db.execute("DELETE FROM entrants WHERE tournament_id=?", (tid,))
+            self.db.execute("DELETE FROM tournaments WHERE id=?", (tid,))
+        return True
+
     def finish(self, tid: int) -> None:
         with self.tx():
             self.db.execute("UPDATE tournaments SET finished=? WHERE id=? AND finished IS NULL", (_now(), tid))
@@ -316,6 +349,8 @@ class Store:
                 [(tid, p.match_id, i, name, result.teams[i], None if result.ranks is None else result.ranks[i],
                   result.scores[i]) for i, name in enumerate(p.players)],
             )
+            self.db.executemany("INSERT OR REPLACE INTO bot_errors VALUES (?,?,?,?)",
+                                [(tid, p.match_id, i, n) for i, n in enumerate(result.errors) if n])
             for name, n in (restarts or {}).items():
                 self.db.execute("UPDATE entrants SET restarts=? WHERE tournament_id=? AND name=?", (n, tid, name))
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -341,6 +376,7 @@ class Store:
                 self.db.execute("INSERT INTO voided VALUES (?,?,?,?,?)",
                                 (tid, d["match_id"], attempt, json.dumps(d), _now()))
                 self.db.execute("DELETE FROM seats WHERE tournament_id=? AND match_id=?", (tid, d["match_id"]))
+                self.db.execute("DELETE FROM bot_errors WHERE tournament_id=? AND match_id=?", (tid, d["match_id"]))
                 self.db.execute("DELETE FROM matches WHERE tournament_id=? AND match_id=?", (tid, d["match_id"]))
                 moved.append(d | {"attempt": attempt})
         return moved
@@ -364,7 +400,11 @@ class Store:
                 "SELECT * FROM matches WHERE tournament_id=? ORDER BY seq", (tid,))]
             seats = [dict(r) for r in self.db.execute(
                 "SELECT * FROM seats WHERE tournament_id=? ORDER BY match_id, player", (tid,))]
-            return _assemble(rows, seats)
+            errors: dict[str, dict[int, int]] = {}
+            for r in self.db.execute("SELECT match_id, player, errors FROM bot_errors WHERE tournament_id=?", (tid,)):
+                errors.setdefault(r[0], {})[r[1]] = r[2]
+            return [m | {"errors": [errors.get(m["match_id"], {}).get(i, 0) for i in range(len(m["players"]))]}
+                    for m in _assemble(rows, seats)]
         except sqlite3.DatabaseError as e:
             if self.damage is None:
                 raise StoreError(f"{self.path}: {e} (reading the matches)") from None

@@ -20,6 +20,7 @@ from harness.games.three_handed.options import Rules
 from .common import SYMBOL, Story, card_cell, card_text, cards_text, deal_panel, name_text, problem_text, sort_cards
 
 STRENGTH = "9JQKTA"  # weakest first (66-1.2)
+GRADE_RULE = {"min": "the lower", "max": "the higher", "sum": "the sum"}  # 3h_grade in words (3H-6)
 
 
 def _hand(s: State, seat: int) -> Text:
@@ -66,7 +67,8 @@ def deal_story(rules: Rules, line: Mapping[str, Any], players: Sequence[str]) ->
         elif a == "claim":  # 3H-6
             out.event(Text.assemble(who, (f" claims with {counted_points(before, seat)}", "bold"),
                                     f": {s.game_points} game point{'s' if s.game_points != 1 else ''}"
-                                    f" ({rules.grade} of the opponents' grades, 3H-6)"))
+                                    f" ({GRADE_RULE.get(rules.grade, rules.grade)} of the opponents' grades: 3 for"
+                                    " no trick, 2 for under 33, else 1; 3H-6)"))
         elif a == "finish":
             out.event(Text.assemble(who, " finishes without a claim: nobody scores"))
         else:

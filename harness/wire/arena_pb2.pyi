@@ -18,6 +18,7 @@ class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TERMINATION_DISCONNECT: _ClassVar[Termination]
     TERMINATION_NO_HELLO: _ClassVar[Termination]
     TERMINATION_INTERRUPTED: _ClassVar[Termination]
+    TERMINATION_ERROR: _ClassVar[Termination]
 
 class Suit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -90,6 +91,7 @@ TERMINATION_CRASH: Termination
 TERMINATION_DISCONNECT: Termination
 TERMINATION_NO_HELLO: Termination
 TERMINATION_INTERRUPTED: Termination
+TERMINATION_ERROR: Termination
 SUIT_UNSPECIFIED: Suit
 SUIT_CLUBS: Suit
 SUIT_DIAMONDS: Suit
@@ -229,12 +231,14 @@ class DecisionRequest(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., match_id: _Optional[str] = ..., deal_no: _Optional[int] = ..., decision_no: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., sixtysix: _Optional[_Union[SixtySixObservation, _Mapping]] = ..., schnapsen: _Optional[_Union[SixtySixObservation, _Mapping]] = ..., three_handed: _Optional[_Union[ThreeHandedObservation, _Mapping]] = ..., twenty_two: _Optional[_Union[TwentyTwoObservation, _Mapping]] = ..., four_handed: _Optional[_Union[FourHandedObservation, _Mapping]] = ...) -> None: ...
 
 class Reply(_message.Message):
-    __slots__ = ("request_id", "action")
+    __slots__ = ("request_id", "action", "error")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     action: Action
-    def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+    error: str
+    def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., error: _Optional[str] = ...) -> None: ...
 
 class MatchStart(_message.Message):
     __slots__ = ("match_id", "game", "player", "players", "rules", "clock", "teams")

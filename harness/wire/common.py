@@ -18,9 +18,11 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from . import arena_pb2 as pb
-from .convert import WireError, action_from_pb, card_from_pb, fill_action, fill_card
+from .convert import (WireError, _len, _uint, _varint, action_from_pb, action_to_pb, card_from_pb, card_to_pb, envelope,
+                      fill_action, fill_card)
 
 R = TypeVar("R")
+CASE_FIELDS = {f.name: f.number for f in pb.DecisionRequest.DESCRIPTOR.oneofs_by_name["observation"].fields}
 
 
 class TableView(Protocol):
@@ -40,13 +42,59 @@ class TableView(Protocol):
 
 def request_bytes(case: str, observation: Any, match_id: str, deal_no: int, decision_no: int,
                   legal: Sequence[str], move_ms: int, bank_ms: int) -> bytes:
-    """The serialized DecisionRequest with ``observation`` (a message) in oneof case ``case``."""
-    req = pb.DecisionRequest(match_id=match_id, deal_no=deal_no, decision_no=decision_no,
-                             clock=pb.Clock(move_ms=move_ms, bank_ms=bank_ms))
-    for a in legal:
-        fill_action(req.legal.add(), a)
-    getattr(req, case).CopyFrom(observation)
-    return req.SerializeToString()
+    """The serialized DecisionRequest with ``observation`` (a message) in oneof case ``case``: the bytes
+    protobuf writes for it, put together around the observation's own (:func:`convert.envelope`)."""
+    return envelope(match_id, deal_no, decision_no, legal, move_ms, bank_ms, CASE_FIELDS[case],
+                    observation.SerializeToString())
+
+
+def request_from_bytes(case: str, observation: bytes, match_id: str, deal_no: int, decision_no: int,
+                       legal: Sequence[str], move_ms: int, bank_ms: int) -> bytes:
+    """:func:`request_bytes` for an observation already serialized (see :func:`table_bytes`)."""
+    return envelope(match_id, deal_no, decision_no, legal, move_ms, bank_ms, CASE_FIELDS[case], observation)
+
+
+_CARD_FIELDS: dict[tuple[int, str], bytes] = {}
+_EVENT_FIELDS: dict[tuple[int, int, str], bytes] = {}
+
+
+def card_field(field: int, card: str) -> bytes:
+    """A Card message field, serialized (remembered: a game has a few dozen cards)."""
+    data = _CARD_FIELDS.get((field, card))
+    if data is None:
+        data = _len(field, card_to_pb(card).SerializeToString())
+        if len(_CARD_FIELDS) < 4096:
+            _CARD_FIELDS[field, card] = data
+    return data
+
+
+def event_field(field: int, seat: int, action: str) -> bytes:
+    """An Event message field (seat, action), serialized (remembered)."""
+    data = _EVENT_FIELDS.get((field, seat, action))
+    if data is None:
+        data = _len(field, _uint(1, seat) + _len(2, action_to_pb(action).SerializeToString()))
+        if len(_EVENT_FIELDS) < 16384:
+            _EVENT_FIELDS[field, seat, action] = data
+    return data
+
+
+def table_bytes(obs: Any, point: int, trump: int, tail: Sequence[bytes]) -> bytes:
+    """The serialized three- or four-handed observation: fields 1-9 (seat, to_act, point, hand, trump,
+    trump card, leader, trick, history; these two messages agree on them) from ``obs``, then ``tail``,
+    the game's later fields already serialized. The same bytes as protobuf's for the message that
+    :func:`fill_table` and the game's own fields give (tests/test_wire_fast_encode.py holds it to that)."""
+    return b"".join((
+        _uint(1, obs.seat),
+        b"" if obs.to_act is None else b"\x10" + _varint(obs.to_act),  # optional: set even when 0
+        _uint(3, point),
+        *[card_field(4, c) for c in obs.hand],
+        _uint(5, trump),
+        b"" if obs.trump_card is None else card_field(6, obs.trump_card),
+        _uint(7, obs.leader),
+        *[event_field(8, s, a) for s, a in obs.trick],
+        *[event_field(9, s, a) for s, a in obs.history],
+        *tail,
+    ))
 
 
 def observation_of(req: pb.DecisionRequest, case: str) -> Any:

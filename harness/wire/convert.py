@@ -349,22 +349,39 @@ def _varint(n: int) -> bytes:
 
 
 _SMALL = [_varint(i) for i in range(256)]
+_TAG = [_varint(f << 3) for f in range(64)]  # the key of a varint field, by field number
+_LEN_TAG = [_varint(f << 3 | 2) for f in range(64)]  # the key of a length-delimited field
+_UINT = [[b""] + [_TAG[f] + _SMALL[v] for v in range(1, 256)] for f in range(32)]  # small varint fields, whole
 
 
 def _uint(field: int, value: int) -> bytes:
-    """A varint field; empty for 0 (proto3 omits defaults)."""
-    if not value:
-        return b""
-    return _varint(field << 3) + (_SMALL[value] if value < 256 else _varint(value))
+    """A varint field; empty for 0 (proto3 omits defaults).
+
+    >>> _uint(1, 0), _uint(3, 2), _uint(2, 300), _uint(17, 5)
+    (b'', b'\\x18\\x02', b'\\x10\\xac\\x02', b'\\x88\\x01\\x05')
+    """
+    if value < 256 and field < 32:
+        return _UINT[field][value]
+    return _TAG[field] + _varint(value)
 
 
 def _len(field: int, body: bytes) -> bytes:
     """A length-delimited field (string, bytes, message, packed repeated)."""
-    return _varint(field << 3 | 2) + (_SMALL[len(body)] if len(body) < 128 else _varint(len(body))) + body
+    n = len(body)
+    return _LEN_TAG[field] + (_SMALL[n] if n < 128 else _varint(n)) + body
 
 
 def _packed(field: int, values: Sequence[int]) -> bytes:
-    return _len(field, b"".join(_SMALL[v] if v < 256 else _varint(v) for v in values)) if values else b""
+    """A packed repeated varint field; empty when there are no values.
+
+    >>> _packed(16, (66, 0)), _packed(14, ()), _packed(20, (200, 1))
+    (b'\\x82\\x01\\x02B\\x00', b'', b'\\xa2\\x01\\x03\\xc8\\x01\\x01')
+    """
+    if not values:
+        return b""
+    if max(values) < 128:  # every value is a one-byte varint: the bytes themselves
+        return _len(field, bytes(values))
+    return _len(field, b"".join(_SMALL[v] if v < 128 else _varint(v) for v in values))
 
 
 _CARD_BODY = {c: card_to_pb(c).SerializeToString() for c in CARD_STR}
@@ -404,15 +421,31 @@ def encode_request(match_id: str, deal_no: int, decision_no: int, obs: Observati
                    legal: Sequence[str] | None = None, case: str = GAME) -> bytes:
     """The serialized DecisionRequest without its request id: the same bytes as
     ``request_to_pb(0, ..., case=case).SerializeToString()``, several times faster. :func:`wrap_request` adds the id."""
-    clock = _uint(1, move_ms) + _uint(2, bank_ms)
+    return envelope(match_id, deal_no, decision_no, obs.legal if legal is None else legal, move_ms, bank_ms,
+                    CASES[case], _obs_body(obs))
+
+
+def envelope(match_id: str, deal_no: int, decision_no: int, legal: Sequence[str], move_ms: int, bank_ms: int,
+             case_field: int, observation: bytes) -> bytes:
+    """A serialized DecisionRequest (no request id) around the serialized ``observation`` in the oneof
+    field ``case_field``: fields in number order, as protobuf writes them (any game's actions)."""
+    legal_field = _LEGAL_FIELD
     return b"".join((
         _len(2, match_id.encode()) if match_id else b"",
         _uint(3, deal_no),
         _uint(4, decision_no),
-        _len(5, clock),
-        *[_LEGAL_FIELD[a] for a in (obs.legal if legal is None else legal)],
-        _len(CASES[case], _obs_body(obs)),
+        _len(5, _uint(1, move_ms) + _uint(2, bank_ms)),
+        *[legal_field.get(a) or _legal(a) for a in legal],
+        _len(case_field, observation),
     ))
+
+
+def _legal(action: str) -> bytes:
+    """One ``legal`` entry of a request (field 6), remembered (a game has a few dozen actions)."""
+    data = _len(6, action_to_pb(action).SerializeToString())
+    if len(_LEGAL_FIELD) < 4096:
+        _LEGAL_FIELD[action] = data
+    return data
 
 
 def wrap_request(request_id: int, body: bytes) -> bytes:

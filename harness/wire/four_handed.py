@@ -26,7 +26,7 @@ from harness.games.four_handed.options import Rules
 
 from . import arena_pb2 as pb
 from . import common
-from .convert import WireError
+from .convert import WireError, _packed, _uint
 
 GAME_ID = "four_handed"
 _SUIT_PB: dict[str, pb.Suit] = dict(zip(SUITS, (pb.SUIT_CLUBS, pb.SUIT_DIAMONDS, pb.SUIT_HEARTS, pb.SUIT_SPADES)))
@@ -43,6 +43,12 @@ def observation_to_pb(obs: Observation) -> pb.FourHandedObservation:
     )
     common.fill_table(m, obs)
     return m
+
+
+def observation_bytes(obs: Observation) -> bytes:
+    """``observation_to_pb(obs).SerializeToString()``, put together directly (the match loop's path)."""
+    return common.table_bytes(obs, _POINT_PB[obs.point], _SUIT_PB[obs.trump_suit], (
+        _packed(10, obs.points), _packed(11, obs.tricks), _packed(12, obs.game_score), _uint(13, obs.team)))
 
 
 _seat = partial(common.seat, n=4)
@@ -101,8 +107,8 @@ class FourHandedCodec:
 
     def encode_request(self, match_id: str, deal_no: int, decision_no: int, obs: Observation, legal: Sequence[str],
                        move_ms: int, bank_ms: int) -> bytes:
-        return common.request_bytes(GAME_ID, observation_to_pb(obs), match_id, deal_no, decision_no, legal, move_ms,
-                                    bank_ms)
+        return common.request_from_bytes(GAME_ID, observation_bytes(obs), match_id, deal_no, decision_no, legal,
+                                         move_ms, bank_ms)
 
     def decode_request(self, req: pb.DecisionRequest, rules: Rules, cls: Any = None, **extra: Any) -> Observation:
         m = common.observation_of(req, GAME_ID)

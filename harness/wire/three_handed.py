@@ -30,7 +30,7 @@ from harness.games.three_handed.options import Rules
 
 from . import arena_pb2 as pb
 from . import common
-from .convert import WireError
+from .convert import WireError, _packed, _uint
 
 GAME_ID = "three_handed"
 _SUIT_PB = {s: i + 1 for i, s in enumerate(SUITS)}  # SUIT_CLUBS = 1 .. SUIT_SPADES = 4
@@ -65,6 +65,12 @@ def observation_to_pb(obs: ThreeHandedObservation) -> pb.ThreeHandedObservation:
         m.trump = _SUIT_PB[obs.trump]  # type: ignore[assignment]
     common.fill_table(m, obs)
     return m
+
+
+def observation_bytes(obs: ThreeHandedObservation) -> bytes:
+    """``observation_to_pb(obs).SerializeToString()``, put together directly (the match loop's path)."""
+    return common.table_bytes(obs, _POINT_PB[obs.point], 0 if obs.trump is None else _SUIT_PB[obs.trump], (
+        _packed(10, obs.points), _packed(11, obs.tricks), _packed(12, obs.marriages), _packed(13, obs.game_score)))
 
 
 _seat = partial(common.seat, n=3)
@@ -132,8 +138,8 @@ class ThreeHandedCodec:
 
     def encode_request(self, match_id: str, deal_no: int, decision_no: int, obs: ThreeHandedObservation,
                        legal: Sequence[str], move_ms: int, bank_ms: int) -> bytes:
-        return common.request_bytes(GAME_ID, observation_to_pb(obs), match_id, deal_no, decision_no, legal, move_ms,
-                             bank_ms)
+        return common.request_from_bytes(GAME_ID, observation_bytes(obs), match_id, deal_no, decision_no, legal,
+                                         move_ms, bank_ms)
 
     def decode_request(self, req: pb.DecisionRequest, rules: Rules, cls: Any = None,
                        **extra: Any) -> ThreeHandedObservation:

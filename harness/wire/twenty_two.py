@@ -24,7 +24,7 @@ from harness.games.twenty_two.options import Rules
 
 from . import arena_pb2 as pb
 from . import common
-from .convert import WireError, action_from_pb, card_from_pb, fill_card
+from .convert import WireError, _len, _packed, _uint, _varint, action_from_pb, card_from_pb, fill_card
 
 CASE = "twenty_two"
 RANKS = "23456789TJQKA"
@@ -61,6 +61,34 @@ def observation_to_pb(obs: Observation) -> pb.TwentyTwoObservation:
         for c in kept:
             fill_card(k.cards.add(), c)
     return m
+
+
+def observation_bytes(obs: Observation) -> bytes:
+    """``observation_to_pb(obs).SerializeToString()``, put together directly (the match loop's path):
+    fields in number order, optional ones when set (even to 0), repeated messages even when empty."""
+    card = common.card_field
+    return b"".join((
+        b"" if obs.seat is None else b"\x08" + _varint(obs.seat),
+        b"" if obs.to_act is None else b"\x10" + _varint(obs.to_act),
+        _uint(3, _POINT_PB[obs.point]),
+        *[card(4, c) for c in obs.hand],
+        _uint(5, obs.leader),
+        *[_len(6, _play_bytes(seat, cards)) for seat, cards in obs.trick],
+        _packed(7, [_RANK_PB[r] for r in obs.bar]),
+        *[_len(8, _uint(1, leader) + b"".join(_len(2, _play_bytes(s, cs)) for s, cs in plays) + _uint(3, winner))
+          for leader, plays, winner in obs.tricks],
+        _uint(9, obs.stock),
+        _packed(10, obs.hand_sizes),
+        _packed(11, obs.discards),
+        _packed(12, obs.seats),
+        _packed(13, obs.totals),
+        *[_len(14, b"".join(card(1, c) for c in kept)) for kept in obs.kept],
+        _packed(15, obs.eliminated),
+    ))
+
+
+def _play_bytes(seat: int, cards: Sequence[str]) -> bytes:
+    return _uint(1, seat) + b"".join(common.card_field(2, c) for c in cards)
 
 
 def _fill_play(msg: pb.TwentyTwoPlay, seat: int, cards: Sequence[str]) -> None:
@@ -120,8 +148,8 @@ class TwentyTwoCodec:
 
     def encode_request(self, match_id: str, deal_no: int, decision_no: int, obs: Observation, legal: Sequence[str],
                        move_ms: int, bank_ms: int) -> bytes:
-        return common.request_bytes(CASE, observation_to_pb(obs), match_id, deal_no, decision_no, legal, move_ms,
-                                    bank_ms)
+        return common.request_from_bytes(CASE, observation_bytes(obs), match_id, deal_no, decision_no, legal, move_ms,
+                                         bank_ms)
 
     def decode_request(self, req: pb.DecisionRequest, rules: Rules, cls: Any = None, **extra: Any) -> Observation:
         """The request's Observation. ``cls`` (another game's SDK type) and ``extra`` (the clock) are

@@ -5,7 +5,7 @@ action that depends on everything it was given, so that a test can tell a wrong 
 
 The action is ``pick(obs)``: a hash of the game, the rules, the hand, the legal list and the
 match id picks among the legal actions (claims only with 66, like the sample random bot).
-With SDKBOT_RAISE set, ``act`` raises instead (the SDK then answers the first legal action).
+With SDKBOT_RAISE set, ``act`` raises instead (the SDK then answers its fallback and reports the error).
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from harness.games.base import IllegalAction
+from harness.games.points import where
 
 from .cards import CARD_INDEX, CARD_STR, CLASSIC, POINTS, SCHNAPSEN, SUIT_MASK, SUIT_OF, SUITS, beats, cards_in, mask_of
 from .options import Rules
@@ -273,11 +274,12 @@ def apply(s: State, action: str) -> State:
     if action not in legal_actions(s):
         if s.outcome is not None:
             raise IllegalAction(f"{action!r} is illegal: the deal is over")
-        raise IllegalAction(f"{action!r} is not legal at point {s.point} for seat {s.to_act}")
-    return _apply(s, action)
+        raise IllegalAction(f"{action!r} is not legal for seat {s.to_act} {where(s.point)}; legal: "
+                            f"{' '.join(legal_actions(s))}")
+    return apply_legal(s, action)
 
 
-def _apply(s: State, action: str) -> State:
+def apply_legal(s: State, action: str) -> State:
     """:func:`apply` without the legality check (the caller has checked)."""
     me = s.to_act
     hist = s.history + ((me, action),)
@@ -459,7 +461,7 @@ def perft(s: State, depth: int) -> int:
     acts = legal_actions(s)
     if depth == 1:
         return len(acts)
-    return sum(perft(_apply(s, a), depth - 1) for a in acts)
+    return sum(perft(apply_legal(s, a), depth - 1) for a in acts)
 
 
 def summary(s: State) -> dict[str, object]:

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, replace
 
 from .cards import CLASSIC, Pack
-from .engine import DEFAULT_RULES, IllegalAction, Outcome, State, _apply, apply, deal, legal_actions
+from .engine import DEFAULT_RULES, IllegalAction, Outcome, State, apply_legal, apply, deal, legal_actions
 from .options import Rules
 
 
@@ -165,6 +165,6 @@ def next_match(m: Match, outcome: Outcome) -> Match:
 
 def fast_apply(m: Match, action: str) -> Match:
     """:func:`match_apply` without the legality check, for trusted in-process players."""
-    state = _apply(m.state, action)
+    state = apply_legal(m.state, action)
     m = replace(m, state=state)
     return next_match(m, state.outcome) if state.outcome is not None else m

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from harness.games.base import IllegalAction
+from harness.games.points import where
 from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, POINTS, SUITS, beats, parse_deck
 from harness.games.tools import perft as _perft, play_out, read_deck
 
@@ -199,11 +200,11 @@ def apply(s: State, action: str) -> State:
     if not is_legal(s, action):
         if s.point == "over":
             raise IllegalAction(f"{action!r} is illegal: the deal is over")
-        raise IllegalAction(f"{action!r} is illegal at point {s.point} (legal: {' '.join(legal_actions(s))})")
-    return _apply(s, action)
+        raise IllegalAction(f"{action!r} is illegal {where(s.point)} (legal: {' '.join(legal_actions(s))})")
+    return apply_legal(s, action)
 
 
-def _apply(s: State, action: str) -> State:
+def apply_legal(s: State, action: str) -> State:
     """:func:`apply` without the legality check."""
     seat = s.to_act
     hist = s.history + ((seat, action),)
@@ -280,7 +281,7 @@ def hand_cards(s: State, seat: int) -> list[str]:
 
 def perft(s: State, depth: int) -> int:
     """Action sequences of length ``depth`` from ``s``; an ended deal counts as one leaf."""
-    return _perft(s, depth, _over, legal_actions, _apply)
+    return _perft(s, depth, _over, legal_actions, apply_legal)
 
 
 def _over(s: State) -> bool:

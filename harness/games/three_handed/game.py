@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from harness.games.base import DealEnd, DealStart, IllegalAction, Outcome, ranks_by_score
 from harness.games.options import changed_options
 
-from .engine import CARD_STR, State, _apply, apply, deal, legal_actions, perft, position, summary
+from .engine import CARD_STR, State, apply_legal, apply, deal, legal_actions, perft, position, summary
 from .observe import ThreeHandedObservation, observe
 from .options import Rules
 
@@ -122,7 +122,7 @@ class ThreeHanded:
 
     def fast_apply(self, m: Match, action: str) -> Match:
         """:meth:`apply` without the legality check, for trusted in-process players."""
-        s = _apply(m.state, action)
+        s = apply_legal(m.state, action)
         if s.point == "over":
             return _next(m, s)
         return Match(m.rules, m.seed, m.scores, m.dealer, m.deal_no, s, m.results, -1)

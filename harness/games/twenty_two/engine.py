@@ -28,6 +28,7 @@ from itertools import combinations, compress
 from typing import NamedTuple
 
 from harness.games.base import IllegalAction
+from harness.games.points import where
 from harness.games.tools import perft as _perft
 
 from .cards import RANK, RANK_VALUE
@@ -258,11 +259,11 @@ def _holds(hand: tuple[str, ...], cards: list[str]) -> bool:
 def apply(s: State, action: str) -> State:
     """The deal after the seat to act takes ``action``; IllegalAction when it is not legal."""
     if not is_legal(s, action):
-        raise IllegalAction(f"{action!r} is illegal at point {s.point} (legal: {' '.join(legal_actions(s))})")
-    return _apply(s, action)
+        raise IllegalAction(f"{action!r} is illegal {where(s.point)} (legal: {' '.join(legal_actions(s))})")
+    return apply_legal(s, action)
 
 
-def _apply(s: State, action: str) -> State:
+def apply_legal(s: State, action: str) -> State:
     """:func:`apply` without the legality check."""
     seat = s.to_act
     assert seat is not None
@@ -355,7 +356,7 @@ def summary(s: State) -> dict[str, object]:
 
 def perft(s: State, depth: int) -> int:
     """Action sequences of length ``depth`` from ``s``; an ended deal counts as one leaf."""
-    return _perft(s, depth, _over, legal_actions, _apply)
+    return _perft(s, depth, _over, legal_actions, apply_legal)
 
 
 def _over(s: State) -> bool:

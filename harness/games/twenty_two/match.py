@@ -17,7 +17,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from .cards import VALUE, pack
-from .engine import IllegalAction, State, _apply, deal, is_legal, legal_actions
+from .engine import IllegalAction, State, apply_legal, deal, is_legal, legal_actions
 from .options import Rules
 
 
@@ -115,7 +115,7 @@ def match_apply(m: Match, action: str) -> Match:
 
 def fast_apply(m: Match, action: str) -> Match:
     """:func:`match_apply` without the legality check."""
-    s = _apply(m.state, action)
+    s = apply_legal(m.state, action)
     if s.point != "over":
         return Match(m.rules, m.seed, m.totals, m.kept, m.out, m.dealer, m.seats, m.deal_no, s, m.results, False)
     return _next_deal(m._replace(state=s))

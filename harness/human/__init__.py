@@ -1,0 +1,1 @@
+"""A person at the table: `arena play` (the session, the view and the command)."""

@@ -1,0 +1,168 @@
+"""The launcher (harness/arena/launch.py) as the supervisor of a sandboxed bot (issue 11), with real
+processes: when the arena dies, even by SIGKILL, the whole process group of the bot dies with it,
+including members that never asked to die with their parent (like bubblewrap's namespace init in the
+moment after it is cloned); the supervisor ends as its command ended; nothing starts for a dead arena.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.arena.limits import LAUNCHER
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux-only")
+
+
+def _marked(mark: str) -> list[int]:
+    """Live processes that carry ``mark`` in their environment."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if mark.encode() in (d / "environ").read_bytes() and b"State:\tZ" not in (d / "status").read_bytes():
+                    found.append(int(d.name))
+            except OSError:
+                pass
+    return found
+
+
+def _wait(predicate, what: str, limit: float = 60.0) -> None:
+    end = time.monotonic() + limit
+    while not predicate():
+        assert time.monotonic() < end, what
+        time.sleep(0.05)
+
+
+# A stand-in for the arena: starts the launcher with --parent=itself in a new session (as
+# process.BotProcess does), prints the launcher's pid, then sleeps until it is killed.
+ARENA = """
+import os, subprocess, sys, time
+p = subprocess.Popen([sys.executable, "-I", "-S", sys.argv[1], f"--parent={os.getpid()}", "--", *sys.argv[2:]],
+                     start_new_session=True)
+print(p.pid, flush=True)
+time.sleep(3600)
+"""
+
+
+def test_the_whole_group_dies_with_a_sigkilled_arena(tmp_path: Path) -> None:
+    """``sh`` forks a child that has no parent-death signal (fork clears it) and stays in the group:
+    an exec'ing launcher left that child behind when the arena was SIGKILLed; the supervisor kills it."""
+    mark = f"LAUNCH_TEST_{secrets.token_hex(4)}"
+    ready = tmp_path / "ready"
+    command = ["sh", "-c", f"sleep 3600 & touch {ready}; wait"]
+    arena = subprocess.Popen([sys.executable, "-c", ARENA, str(LAUNCHER), *command],
+                             env={**os.environ, "LAUNCH_MARK": mark}, stdout=subprocess.PIPE, text=True)
+    try:
+        assert arena.stdout is not None
+        assert int(arena.stdout.readline()) > 0  # the launcher runs
+        _wait(ready.exists, "the command never started")
+        assert len(_marked(mark)) >= 4  # arena, launcher, sh, sleep
+        arena.kill()
+        arena.wait()
+        _wait(lambda: not _marked(mark), f"left behind: {_marked(mark)}")  # zombies aside: not ours to reap
+    finally:
+        arena.kill()
+        for pid in _marked(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _launch(*command: str, parent: int | None = None) -> subprocess.CompletedProcess[bytes]:
+    opts = [f"--parent={os.getpid() if parent is None else parent}"]
+    return subprocess.run([sys.executable, "-I", "-S", str(LAUNCHER), *opts, "--", *command],
+                          capture_output=True, timeout=120)
+
+
+def test_the_supervisor_ends_as_its_command_did() -> None:
+    assert _launch("sh", "-c", "exit 3").returncode == 3
+    assert _launch("sh", "-c", "kill -TERM $$").returncode == -signal.SIGTERM
+    assert _launch("sh", "-c", "kill -KILL $$").returncode == -signal.SIGKILL
+    run = _launch("sh", "-c", "echo out; echo err >&2")
+    assert (run.returncode, run.stdout, run.stderr) == (0, b"out\n", b"err\n")
+
+
+def test_a_missing_program_is_127_with_one_line() -> None:
+    run = _launch("/nonexistent/bot")
+    assert run.returncode == 127
+    assert run.stderr.decode().strip() == "launch: cannot run '/nonexistent/bot': No such file or directory"
+
+
+def test_nothing_starts_when_the_arena_is_gone(tmp_path: Path) -> None:
+    """``--parent`` names a process that is not the launcher's parent (the arena died and the
+    launcher was adopted): it starts nothing and exits 125."""
+    flag = tmp_path / "ran"
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    run = _launch("touch", str(flag), parent=gone.pid)
+    assert run.returncode == 125
+    assert not flag.exists()
+
+
+def test_signals_sent_to_the_group_do_not_orphan_the_command(tmp_path: Path) -> None:
+    """SIGTERM to the group reaches the command (default action restored by exec); the supervisor
+    outlives it and reports its death by that signal."""
+    ready = tmp_path / "ready"
+    p = subprocess.Popen([sys.executable, "-I", "-S", str(LAUNCHER), f"--parent={os.getpid()}", "--",
+                          "sh", "-c", f"touch {ready}; exec sleep 3600"], start_new_session=True)
+    try:
+        _wait(ready.exists, "the command never started")
+        _wait(lambda: _children_named(p.pid, b"sleep"), "sleep never ran")
+        os.killpg(p.pid, signal.SIGTERM)
+        assert p.wait(timeout=60) == -signal.SIGTERM
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _children_named(pid: int, name: bytes) -> bool:
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return any((Path("/proc") / k / "comm").read_bytes().strip() == name for k in kids)
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("box", ["none", "bwrap"])
+def test_a_sigkilled_tournament_leaves_no_bot_that_had_not_connected(tmp_path: Path, box: str) -> None:
+    """End to end: `arena tournament` with a bot that never dials the arena (and ignores SIGTERM) is
+    SIGKILLed while it waits for its Hello; with and without the sandbox nothing of it survives."""
+    from harness.arena import sandbox
+
+    if box == "bwrap" and sandbox.probe()[0] is None:
+        pytest.skip(f"no sandbox here: {sandbox.probe()[1]}")
+    root = Path(__file__).resolve().parents[1]
+    mark = f"LAUNCH_TEST_{secrets.token_hex(4)}"
+    adversary = f"python {root / 'tests' / 'adversaries' / 'adversary.py'} noconnect"
+    arena = subprocess.Popen(
+        [sys.executable, "-m", "harness.cli", "tournament", "--name", "t", "--seed", "1", "--hello-time", "600",
+         "--limit", f"sandbox={box}", "--db", str(tmp_path / "arena.db"), "--out", str(tmp_path),
+         "--bot", f"silent={adversary}", "--bot", "random=python sample_bots/random_bot.py"],
+        cwd=root, env={**os.environ, "LAUNCH_MARK": mark}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def adversary_runs() -> bool:  # the bot itself, not the launcher or bubblewrap naming it
+            for pid in _marked(mark):
+                try:
+                    argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                except OSError:
+                    continue
+                if any(a.endswith(b"adversary.py") for a in argv) and not any(
+                        a.endswith((b"launch.py", b"bwrap")) for a in argv):
+                    return True
+            return False
+        _wait(adversary_runs, "the bot never started", 120)
+        arena.kill()
+        arena.wait()
+        _wait(lambda: not _marked(mark), f"left behind: {_marked(mark)}")
+    finally:
+        arena.kill()
+        for pid in _marked(mark):
+            os.kill(pid, signal.SIGKILL)
