@@ -8,8 +8,9 @@ registered through LeagueService, and N bot streams opened from this one process
 channel and connection per bot, raw bytes, a random legal action per request: the league protocol
 of proto/arena/v1 as any remote bot speaks it). After a warm-up the benchmark measures for
 ``--seconds`` and prints N, matches/s, decisions/s, forfeits, the leaderboard's latency (GetLeaderboard
-every ``--board-every`` s during the run, p50/p99) and the server's CPU (its process CPU time over wall
-time; 100% is one core saturated) and, apart, the CPU of its leaderboard worker process, with this client's own CPU and the load averages beside them.
+every ``--board-every`` s during the run, p50/p99), the server's CPU (its process CPU time over wall
+time; 100% is one core saturated) and its CPU per decision, the same two for its leaderboard worker
+process, this client's own CPU, the mean round length and the load averages.
 
 ``--round-every`` is the league's round interval; the default (0.1 s) keeps rounds back to back, so
 the server is as busy as its bots allow. ``--round-every 5`` shows how many bots a 5 s round holds:
@@ -237,7 +238,8 @@ async def _measure(server: Server, n: int, args: argparse.Namespace) -> dict[str
     return {"n": n, "matches_s": (m1 - m0) / wall, "decisions_s": (d1 - d0) / wall, "forfeits": f1 - f0,
             "lat_p50_ms": 1000 * lat[len(lat) // 2] if lat else float("nan"),
             "lat_p99_ms": 1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else float("nan"),
-            "server_cpu": (cpu1 - cpu0) / wall, "worker_cpu": (kids1 - kids0) / wall, "client_cpu": (mine1 - mine0) / wall,
+            "server_cpu": (cpu1 - cpu0) / wall, "worker_cpu": (kids1 - kids0) / wall,
+            "client_cpu": (mine1 - mine0) / wall,
             "round_s": wall / played_rounds if played_rounds else float("nan"), "rounds": played_rounds,
             "errors": tally.errors[:3], "load": os.getloadavg()}
 
@@ -277,11 +279,13 @@ def main() -> int:
     print(f"league load: {args.game}, rounds every {args.round_every:g} s, {args.seconds:g} s measured per N "
           f"after {args.warmup:g} s; server from {args.server_root or ROOT}")
     print(f"{'N':>5} {'matches/s':>10} {'decisions/s':>12} {'forfeits':>9} {'board p50':>10} {'board p99':>10} "
-          f"{'server CPU':>11} {'µs/dec':>7} {'worker CPU':>11} {'µs/dec':>7} {'client CPU':>11} {'round s':>8}   load avg")
+          f"{'server CPU':>11} {'µs/dec':>7} {'worker CPU':>11} {'µs/dec':>7} {'client CPU':>11} {'round s':>8}"
+          "   load avg")
     for n in counts:
         r = asyncio.run(run_one(n, args, args.profile))
         print(f"{r['n']:>5} {r['matches_s']:>10.2f} {r['decisions_s']:>12.0f} {r['forfeits']:>9} "
-              f"{r['lat_p50_ms']:>8.1f}ms {r['lat_p99_ms']:>8.1f}ms {100 * r['server_cpu']:>10.0f}% {_us(r['server_cpu'], r):>7} "
+              f"{r['lat_p50_ms']:>8.1f}ms {r['lat_p99_ms']:>8.1f}ms "
+              f"{100 * r['server_cpu']:>10.0f}% {_us(r['server_cpu'], r):>7} "
               f"{100 * r['worker_cpu']:>10.0f}% {_us(r['worker_cpu'], r):>7} "
               f"{100 * r['client_cpu']:>10.0f}% {r['round_s']:>8.2f}   "
               + " ".join(f"{x:.2f}" for x in r["load"]), flush=True)

@@ -4,6 +4,9 @@
    processes, the real runner and SQLite store) at concurrency 1 and 2: a two-player (Sixty-Six)
    round robin, and three-handed Sixty-Six tables of 3 of the 4 in every seat rotation (the same
    36 matches). The time is the runner's alone (bots already started).
+   ``--workers N`` (issue 18): Sixty-Six at concurrency 2, the in-process runner (``--workers 1``) against N
+   worker processes, alternating with the bare-stream floor of bench_match.py part 2 ``--repeat`` times;
+   prints the medians, the load, and the ceiling 2 x bare decisions/s / decisions per match.
 2. Sample efficiency: how many matches TrueSkill needs to order four players of known strength
    (random < greedy < search small budget < search large budget) correctly in 19 of 20 seeded
    tournaments, with duplicate scheduling (both legs of a pairing share the seed, and the whole
@@ -38,7 +41,10 @@
    pairing (a bootstrap: the simulated field's true order is its pools' order, checked to be the
    known one). Reported: the matches at which each mode has the order right (mu - 3 sigma, each
    rated as its leaderboard rates it: tau = 25/300 for the round robin, tau = 0 for the adaptive
-   schedule, and the round robin with tau = 0 too) in 19 of 20 tournaments, how the adaptive ones stopped, matches per pairing, and the calibration table
+   schedule, and the round robin with tau = 0 too) in 19 of 20 tournaments, looked at every 12 matches
+   and after every duplicate pair, for the adaptive schedule ("adaptive": one duplicate pair a round,
+   chosen by look-ahead) and its first version run alongside ("adapt. neighb.": every unsettled
+   neighbour pair each round), how the adaptive ones stopped, matches per pairing, and the calibration table
    (share of neighbour pairs reported at >= 95% that are truly ordered), also for TrueSkill's P(above
    next). Then a field of two nearly equal bots (greedy, and greedy with ``--equal-eps`` random moves),
    ``--equal-units`` real units played in process: it should run to ``--equal-cap`` and claim nothing.
@@ -47,6 +53,7 @@ Run:
   .venv/bin/python benchmarks/bench_tournament.py --adaptive [--cache FILE] [--rounds R] [--tournaments T]
       [--adaptive-tournaments N] [--max-matches M] [--equal-units U] [--jobs 2]
   .venv/bin/python benchmarks/bench_tournament.py [--throughput-only | --no-throughput] [--sandbox bwrap|none]
+      [--workers N [--repeat R]]
       [--check-order] [--check-only] [--check-seeds N] [--small N] [--large N]
       [--rounds R] [--tournaments T] [--budget-minutes M] [--hold H] [--jobs 2] [--cache FILE]
 """
@@ -55,8 +62,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import hashlib
 import json
+import os
 import random
 import statistics
 import sys
@@ -67,6 +76,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # bench_match's floor (part 1 --workers)
 
 from harness.rating import Model, p_above, standings, two_player, update, wilson  # noqa: E402
 from harness.tournament import config as cfgmod  # noqa: E402
@@ -88,32 +98,87 @@ UNORDERED_BY_STRENGTH = [(TRUE_ORDER[i], TRUE_ORDER[j]) for i in range(4) for j 
 SANDBOX: list[str] = []  # --sandbox, for part 1
 
 
-async def _throughput(concurrency: int, rounds: int, game: str = "sixtysix") -> tuple[float, float, int, int]:
+async def _throughput(concurrency: int, rounds: int, game: str = "sixtysix",
+                      workers: int = 1) -> tuple[float, float, int, int]:
     """A random-bot tournament of ``game`` (4 entrants; tables in every seat rotation for more than two
-    seats) over real gRPC with the real runner and SQLite store: (matches/s, decisions/s, matches, decisions)."""
+    seats) over real gRPC with the real runner and SQLite store: (matches/s, decisions/s, matches, decisions).
+    ``workers`` > 1: that many worker processes (issue 18), each with its own arena and 4 bots."""
     from harness.arena.match import play_match
+    from harness.tournament.executor import Workers
 
     with tempfile.TemporaryDirectory() as tmp:
         bots = [f"r{i}=python {ROOT / 'sample_bots' / 'random_bot.py'}" for i in range(4)]
         cfg = cfgmod.from_flags(bots, rounds=rounds, concurrency=concurrency, db=f"{tmp}/a.db", out=tmp, game=game,
                                 seed=1,  # local bots: a fixed seed, the same deals every run
-                                limits=[f"sandbox={SANDBOX[0]}"] if SANDBOX else ())
+                                limits=[f"sandbox={SANDBOX[0]}"] if SANDBOX else (), workers=workers)
         store = Store(cfg.db)
         pool = runner.Bots(cfg.entrants, limits=cfg.limits)
+        executor: Workers | None = None
         try:
-            entrants = await pool.start(cfg.game)
             t = store.create(cfg.name, cfg.identity(), len(runner.schedule(cfg)),
                              [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
+            if workers > 1:
+                executor = Workers(workers, concurrency)
+                # as the in-process pool: one bot process per entrant (no per-leg processes), started untimed
+                await executor.start(dataclasses.replace(runner.job_of(cfg, t), per_leg=False))
+                entrants = None
+            else:
+                entrants = await pool.start(cfg.game)
             t0 = time.perf_counter()
-            rep = await runner.run(cfg, store, t, entrants=entrants, play=play_match, stop=asyncio.Event())
+            rep = await runner.run(cfg, store, t, entrants=entrants, play=play_match, stop=asyncio.Event(),
+                                   executor=executor)
             dt = time.perf_counter() - t0
             rows = store.matches(t.id)
         finally:
+            if executor is not None:
+                await executor.close()
             await pool.close()
             store.close()
         assert rep.played == len(rows) and all(r["cause"] == "normal" for r in rows), "a match did not end normally"
         decisions = sum(r["decisions"] for r in rows)
         return rep.played / dt, decisions / dt, rep.played, decisions
+
+
+def _floor_dps() -> float:
+    """Bare decisions/s of this machine: the bare bidi-stream ping-pong of bench_match.py part 2 (unix socket,
+    the transport of spawned bots; messages of a real DecisionRequest's and Reply's sizes)."""
+    import bench_match
+
+    req, rep = bench_match.typical_sizes()
+    fl = asyncio.run(bench_match.bench_floor(1500, req, rep, unix=True))
+    return fl["decisions"] / fl["wall"]
+
+
+def _load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def throughput_workers(workers: int, repeat: int, rounds: int = 3) -> None:
+    """Sixty-Six at concurrency 2: in process (--workers 1, today's runner) and with ``workers`` worker
+    processes (which goes first alternates), then the bare-stream floor, ``repeat`` times; medians, and the ceiling
+    2 x bare decisions/s / decisions per match."""
+    rows: dict[str, list[float]] = {"one": [], "many": [], "floor": []}
+    per_match = 0.0
+    for k in range(repeat):
+        if k % 2:  # which goes first alternates too
+            many, _, _, _ = asyncio.run(_throughput(2, rounds, "sixtysix", workers))
+            one, _, n, d = asyncio.run(_throughput(2, rounds, "sixtysix", 1))
+        else:
+            one, _, n, d = asyncio.run(_throughput(2, rounds, "sixtysix", 1))
+            many, _, _, _ = asyncio.run(_throughput(2, rounds, "sixtysix", workers))
+        floor = _floor_dps()
+        per_match = d / n
+        rows["one"].append(one)
+        rows["many"].append(many)
+        rows["floor"].append(floor)
+        print(f"  round {k + 1}: in process {one:.1f} matches/s, {workers} workers {many:.1f} matches/s, bare stream "
+              f"{floor:,.0f} decisions/s (ceiling {2 * floor / per_match:.1f} matches/s); {_load()}", flush=True)
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    ceiling = 2 * med["floor"] / per_match
+    print(f"sixtysix, 4 random bots, concurrency 2, medians of {repeat}: in process (--workers 1) {med['one']:.1f} "
+          f"matches/s; --workers {workers} {med['many']:.1f} matches/s ({med['many'] / med['one']:.2f}x); bare-stream "
+          f"ceiling {ceiling:.1f} matches/s (2 x {med['floor']:,.0f} bare decisions/s / {per_match:.1f} decisions per "
+          f"match): {100 * med['many'] / ceiling:.0f}% of it; {_load()}", flush=True)
 
 
 # -- matches (in process, cached) ----------------------------------------------------------------
@@ -467,7 +532,7 @@ class Bootstrap:
 
     def round_robin(self, names: list[str], truth: list[str], rng: random.Random, rounds: int,
                     model: Model = Model()) -> list[tuple[int, bool]]:
-        """(matches, order right) after each round of a paired round robin (each pairing its own deals)."""
+        """(matches, order right) after each duplicate pair of a paired round robin (each pairing its own deals)."""
         env = model.env()
         ratings = {n: env.create_rating() for n in names}
         out = []
@@ -480,14 +545,15 @@ class Bootstrap:
                 for leg, players in enumerate((p.players, p.players[::-1])):
                     update(env, ratings, two_player(seq, f"{r}{p.match_id}", p.pair_id, players, w[leg], (0, 0)))
                     seq += 1
-            out.append((seq, sorted(names, key=lambda n: (-env.expose(ratings[n]), n)) == truth))
+                out.append((seq, sorted(names, key=lambda n: (-env.expose(ratings[n]), n)) == truth))
         return out
 
-    def adaptive(self, names: list[str], truth: list[str], rng: random.Random, settings, seed: int):
+    def adaptive(self, names: list[str], truth: list[str], rng: random.Random, settings, seed: int,
+                 allocation: str = "lookahead"):
         """An adaptive tournament: (its scheduler, (matches, order right) after each round)."""
         from harness.tournament.adaptive import Field, Scheduler
 
-        s = Scheduler(Field(tuple(names), 2, "", seed), settings)
+        s = Scheduler(Field(tuple(names), 2, "", seed), settings, allocation=allocation)
         out = []
         while rnd := s.next_round():
             got = []
@@ -566,19 +632,23 @@ def adaptive_part(m: Matches, pool, args) -> None:
     grid = list(range(12, horizon + 1, 12))
     from harness.tournament.adaptive import MODEL
 
-    rr_curves, rr0_curves, ad_curves, scheds = [], [], [], []
+    rr_curves, rr0_curves, nb_curves, ad_curves, nb_scheds, scheds = [], [], [], [], [], []
     t0 = time.perf_counter()
     for t in range(T):
         names = list(TRUE_ORDER)
         random.Random(f"names/{t}").shuffle(names)
         rr_curves.append(boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND))
         rr0_curves.append(boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND, MODEL))
+        s, curve = boot.adaptive(names, TRUE_ORDER, random.Random(f"adaptive/{t}"), settings, t, "neighbours")
+        nb_curves.append(curve)
+        nb_scheds.append(s)
         s, curve = boot.adaptive(names, TRUE_ORDER, random.Random(f"adaptive/{t}"), settings, t)
         ad_curves.append(curve)
         scheds.append(s)
     print(f"  [{time.perf_counter() - t0:.0f} s]")
     rr = [sum(_right_at(c, n) for c in rr_curves) for n in grid]
     rr0 = [sum(_right_at(c, n) for c in rr0_curves) for n in grid]
+    nb = [sum(_right_at(c, n) for c in nb_curves) for n in grid]
     ad = [sum(_right_at(c, n) for c in ad_curves) for n in grid]
     print(f"  order right (by mu - 3 sigma, as each leaderboard sorts) after n matches, of {T} tournaments; the round "
           f"robin's leaderboard rates with tau = {Model().tau:.4g}, the adaptive one's with tau = {MODEL.tau:g} "
@@ -586,33 +656,49 @@ def adaptive_part(m: Matches, pool, args) -> None:
     print("    n            " + " ".join(f"{n:4d}" for n in grid))
     print("    round robin     " + " ".join(f"{c:4d}" for c in rr))
     print("    round robin t=0 " + " ".join(f"{c:4d}" for c in rr0))
+    print("    adapt. neighb.  " + " ".join(f"{c:4d}" for c in nb))
     print("    adaptive        " + " ".join(f"{c:4d}" for c in ad))
-    res = {}
-    for label, counts in (("round robin", rr), ("round robin t=0", rr0), ("adaptive", ad)):
+    print("    (adapt. neighb.: the first version, every unsettled neighbour pair each round; adaptive: one unit a "
+          "round, the pairing that most lowers the expected number of mis-ordered neighbours)")
+    res, fres = {}, {}
+    fine = list(range(2, horizon + 1, 2))  # after every duplicate pair (2 matches), for every mode
+    curves = {"round robin": rr_curves, "round robin t=0": rr0_curves, "adapt. neighb.": nb_curves,
+              "adaptive": ad_curves}
+    for label, counts in (("round robin", rr), ("round robin t=0", rr0), ("adapt. neighb.", nb), ("adaptive", ad)):
         first, held = _first_held(counts, need)
         res[label] = (None if first is None else grid[first], None if held is None else grid[held])
+        f2, h2 = _first_held([sum(_right_at(c, n) for c in curves[label]) for n in fine], need)
+        fres[label] = (None if f2 is None else fine[f2], None if h2 is None else fine[h2])
         print(f"    {label:<15} first >= {need}/{T} right at {res[label][0]} matches; "
-              f"right from then on: {res[label][1]}")
-    fa, ha = res["adaptive"]
-    for other in ("round robin", "round robin t=0"):
-        fr, hr = res[other]
-        if fa and fr:
-            print(f"    adaptive / {other}: first {fa}/{fr} = {fa / fr:.2f}" +
-                  (f"; held {ha}/{hr} = {ha / hr:.2f}" if ha and hr else ""))
-    stops = sorted(len(s.pairings) for s in scheds)
-    by_conf = sum(s.ended == CONFIDENCE for s in scheds)
-    print(f"  adaptive stopping: {by_conf}/{T} reached {settings.confidence:.0%} on every neighbour pair "
-          f"(median {stops[len(stops) // 2]} matches, range {stops[0]}-{stops[-1]}), "
-          f"{sum(s.ended == CAP for s in scheds)} ran to the cap of {settings.max_matches}")
-    per_pair: dict[frozenset, list[int]] = {}
-    for s in scheds:
-        for pairing, e in s.state.pairs.items():
-            per_pair.setdefault(frozenset(pairing), []).append(e.matches)
-    print("  adaptive matches per pairing (mean over tournaments): " + ", ".join(
-        f"{'/'.join(sorted(k, key=TRUE_ORDER.index))} {statistics.mean(v):.0f}" for k, v in
-        sorted(per_pair.items(), key=lambda kv: -statistics.mean(kv[1]))))
-    rows = [(c, TRUE_ORDER.index(a) < TRUE_ORDER.index(b)) for s in scheds for a, b, c in s.state.neighbours()]
-    _calibration("known-strength field, at the end of each adaptive tournament", rows, settings.confidence)
+              f"right from then on: {res[label][1]} (looking after every duplicate pair: "
+              f"{None if f2 is None else fine[f2]}; {None if h2 is None else fine[h2]})")
+    for mine in ("adapt. neighb.", "adaptive"):
+        fa, ha = res[mine]
+        for other in ("round robin", "round robin t=0"):
+            fr, hr = res[other]
+            if fa and fr:
+                print(f"    {mine} / {other}: first {fa}/{fr} = {fa / fr:.2f}" +
+                      (f"; held {ha}/{hr} = {ha / hr:.2f}" if ha and hr else ""))
+            (fa2, ha2), (fr2, hr2) = fres[mine], fres[other]
+            if fa2 and fr2:
+                print(f"      after every duplicate pair: first {fa2}/{fr2} = {fa2 / fr2:.2f}" +
+                      (f"; held {ha2}/{hr2} = {ha2 / hr2:.2f}" if ha2 and hr2 else ""))
+    for label, ss in (("adapt. neighb.", nb_scheds), ("adaptive", scheds)):
+        stops = sorted(len(s.pairings) for s in ss)
+        by_conf = sum(s.ended == CONFIDENCE for s in ss)
+        print(f"  {label} stopping: {by_conf}/{T} reached {settings.confidence:.0%} on every neighbour pair "
+              f"(median {stops[len(stops) // 2]} matches, range {stops[0]}-{stops[-1]}), "
+              f"{sum(s.ended == CAP for s in ss)} ran to the cap of {settings.max_matches}")
+        per_pair: dict[frozenset, list[int]] = {}
+        for s in ss:
+            for pairing, e in s.state.pairs.items():
+                per_pair.setdefault(frozenset(pairing), []).append(e.matches)
+        print(f"  {label} matches per pairing (mean over tournaments): " + ", ".join(
+            f"{'/'.join(sorted(k, key=TRUE_ORDER.index))} {statistics.mean(v):.0f}" for k, v in
+            sorted(per_pair.items(), key=lambda kv: -statistics.mean(kv[1]))))
+    for label, ss in (("adapt. neighb.", nb_scheds), ("adaptive", scheds)):
+        rows = [(c, TRUE_ORDER.index(a) < TRUE_ORDER.index(b)) for s in ss for a, b, c in s.state.neighbours()]
+        _calibration(f"known-strength field, at the end of each {label} tournament", rows, settings.confidence)
     ts_rows = []
     for s in scheds:
         order = s.state.order()
@@ -657,6 +743,10 @@ def equal_field(pool, args, settings) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--throughput-only", action="store_true")
+    ap.add_argument("--workers", type=int, metavar="N",
+                    help="part 1 with N worker processes at concurrency 2, against the in-process runner and the "
+                         "bare-stream ceiling (default: off, part 1 as before)")
+    ap.add_argument("--repeat", type=int, default=5, help="alternating rounds of --workers (default 5; medians)")
     ap.add_argument("--sandbox", choices=("bwrap", "none"), help="[limits] sandbox of part 1 (default: bwrap where it works)")
     ap.add_argument("--no-throughput", action="store_true", help="skip part 1")
     ap.add_argument("--check-order", action="store_true", help="establish the strength order first")
@@ -692,7 +782,11 @@ def main() -> None:
             adaptive_part(m, pool, args)
         print(f"\npart 3: {m.played} new matches of the known field, {time.perf_counter() - t0:.0f} s wall", flush=True)
         return
-    if not args.no_throughput and not args.check_only:
+    if args.workers is not None:  # issue 18: worker processes against the in-process runner and the ceiling
+        throughput_workers(args.workers, args.repeat)
+        if args.throughput_only:
+            return
+    elif not args.no_throughput and not args.check_only:
         for game, what in (("sixtysix", "two-player round robin"),
                            ("three_handed", "three-handed tables in every seat rotation")):
             for c in (1, 2):

@@ -206,6 +206,9 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="a rule option, with --bot (repeatable)")
     p.add_argument("--limit", action="append", metavar="NAME=VALUE", help="a bot resource limit, with --bot (repeatable)")
     p.add_argument("--concurrency", type=int, help="matches at once (default: the config's, else cores)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="worker processes sharing the matches, each with its own arena and bots (default: the "
+                        "config's workers, else cores; 1, or any remote entrant: all in this process)")
     p.add_argument("--deals", metavar="FILE",
                    help="a deal book (one match seed per line): each duplicate pair or table plays the next entry, "
                         "cycling (default: the config's deals, else secret deals)")

@@ -100,7 +100,7 @@ def test_the_check_sees_a_violation() -> None:
 
 
 # What every game's package may use besides its own: the interface and the shared rule-option and rules-tool helpers.
-SHARED = ("harness.games.base", "harness.games.options", "harness.games.tools")
+SHARED = ("harness.games.base", "harness.games.options", "harness.games.tools", "harness.games.points")
 
 # Four-handed Sixty-Six (issue 12): its own package (its own cards); only these friends import it.
 FOUR_HANDED = "harness.games.four_handed"

@@ -3,13 +3,26 @@ every pair of neighbours in the standings is ordered at a stated confidence.
 
 The schedule is a pure function of the tournament's seed and the results so far (:func:`plan`). It
 plays in *rounds*. The first ``min_per_pairing`` rounds are a full round robin each (tables of the
-game's seats for table games, :func:`harness.tournament.schedule.groups`). After that a round takes
-the standings (TrueSkill, sorted by μ − 3σ exactly as the leaderboard sorts) and plays one unit (a
-duplicate pair, or a table in all its seat rotations) for every pair of neighbours whose order is
-not yet established, the least certain first (ties: the TrueSkill probability nearest one half). A
-table game seats the pair with the entrants next to it in the standings. Round ``r + 1`` is made
-only once every match of round ``r`` is recorded, so ``--resume`` after a kill replays the same
-round, and a rerun with the same deterministic bots plays the same matches.
+game's seats for table games, :func:`harness.tournament.schedule.groups`). After that:
+
+* A two-sided field (two seats, or one entrant per team) plays **one unit** (a duplicate pair) a
+  round (:func:`units_per_round` disjoint ones in fields of six or more): the pairing, of *any* two entrants, whose next units are expected to lower the number of
+  mis-ordered neighbours the most (:func:`order_risk`: the sum over neighbours in the standings of the
+  probability, under the ratings, that the lower one is truly above; one and two units looked ahead,
+  every outcome weighted by TrueSkill's own win probability, :func:`_lookahead_units`). The pairing may
+  be two non-neighbours: playing a third entrant against both members of a close pair also orders
+  them, and playing an entrant whose σ keeps it wrongly low under μ − 3σ puts it back. Once no pairing
+  is worth :data:`MIN_GAIN`, the round is the least certain neighbour pair by the honest confidence
+  below, so that the tournament can still stop.
+* A table game plays one table (in all its seat rotations) for every pair of neighbours whose order is
+  not yet established, the least certain first, seating the pair with the entrants next to it in the
+  standings (:func:`_neighbour_units`; the first version's rule for two-sided fields too, kept as
+  ``allocation="neighbours"`` for the benchmark).
+
+The allocation is only where matches go; the order shown is always TrueSkill's (μ − 3σ), and the
+stopping rule is the test below, whatever the allocation. Round ``r + 1`` is made only once every
+match of round ``r`` is recorded, so ``--resume`` after a kill replays the same round, and a rerun
+with the same deterministic bots plays the same matches.
 
 **The rating.** An adaptive tournament is rated with TrueSkill without its dynamics term
 (:data:`MODEL`, τ = 0): a bot's skill does not drift during a tournament, and τ > 0 makes TrueSkill
@@ -60,7 +73,7 @@ from typing import Any
 
 import trueskill
 
-from harness.rating import Model, Played, firsts, p_above, update
+from harness.rating import Model, Played, firsts, p_above, phi, update
 from harness.tournament.schedule import Pairing, circle, groups, partnerships, rotations, round_seed
 
 GRID = tuple((j + 0.5) / 64 for j in range(64))  # betting fractions u: a uniform mixture over (0, 1)
@@ -69,6 +82,8 @@ DEFAULT_CONFIDENCE = 0.95
 DEFAULT_MIN_PER_PAIRING = 2
 DEFAULT_CAP_ROUNDS = 20  # default max_matches: the matches of this many round robins (rounds of tables)
 MODEL = Model(tau=0.0)  # the rating of adaptive tournaments: TrueSkill without skill drift (module docstring)
+LOOKAHEAD = (1, 2)  # units of one pairing the allocation looks ahead (_lookahead_units)
+MIN_GAIN = 1e-3  # below this expected fall of order_risk per unit, serve the stopping rule instead
 
 CONFIDENCE = "confidence"  # how a tournament ended
 CAP = "cap"
@@ -229,8 +244,10 @@ def _legs(f: Field, group: Sequence[str]) -> list[tuple[str, ...]]:
     return partnerships(ordered) if f.partners == "rotate" else rotations(ordered)
 
 
-def _adaptive_units(f: Field, s: State, settings: Settings) -> list[list[tuple[str, ...]]]:
-    """The units of an adaptive round: one per unsettled neighbour pair, least certain first."""
+def _neighbour_units(f: Field, s: State, settings: Settings) -> list[list[tuple[str, ...]]]:
+    """One unit for every neighbour pair whose order is not yet established, least certain first
+    (ties: the TrueSkill probability nearest one half). A table seats the pair with the entrants next
+    to it in the standings."""
     order = s.order()
     open_pairs = []
     for i, (a, b, c) in enumerate(s.neighbours(order)):
@@ -249,6 +266,91 @@ def _adaptive_units(f: Field, s: State, settings: Settings) -> list[list[tuple[s
     return units
 
 
+Skill = tuple[float, float]  # (mu, sigma) of a rating, for the allocation's arithmetic
+
+
+def order_risk(skills: Mapping[str, Skill]) -> float:
+    """How likely the standings (μ − 3σ, as the leaderboard sorts) are wrong, as the ratings see it:
+    the sum over neighbour pairs of the probability that the lower one is truly above."""
+    o = sorted(skills, key=lambda n: (-(skills[n][0] - 3 * skills[n][1]), n))
+    return sum(1.0 - phi((skills[a][0] - skills[b][0]) / math.hypot(skills[a][1], skills[b][1]))
+               for a, b in zip(o, o[1:]))
+
+
+def _beat(winner: Skill, loser: Skill) -> tuple[Skill, Skill]:
+    """TrueSkill's update of one two-player match without draws or drift (:data:`MODEL`), in closed form."""
+    (mw, sw), (ml, sl) = winner, loser
+    c2 = 2 * MODEL.beta**2 + sw**2 + sl**2
+    c = math.sqrt(c2)
+    t = (mw - ml) / c
+    cdf = phi(t)
+    v = math.exp(-t * t / 2) / math.sqrt(2 * math.pi) / cdf if cdf > 1e-300 else -t
+    w = v * (v + t)
+    return ((mw + sw**2 / c * v, sw * math.sqrt(max(1e-12, 1 - sw**2 / c2 * w))),
+            (ml - sl**2 / c * v, sl * math.sqrt(max(1e-12, 1 - sl**2 / c2 * w))))
+
+
+def _gain(skills: Mapping[str, Skill], x: str, y: str, units: int, now: float) -> float:
+    """The expected fall of :func:`order_risk` per unit if ``x`` and ``y`` play ``units`` more duplicate
+    pairs: every count of x's wins over the legs (binomial, with TrueSkill's win probability), the wins
+    spread evenly through the legs."""
+    (mx, sx), (my, sy) = skills[x], skills[y]
+    p = phi((mx - my) / math.sqrt(2 * MODEL.beta**2 + sx**2 + sy**2))
+    legs = 2 * units
+    expected = 0.0
+    after = dict(skills)
+    for w in range(legs + 1):
+        a, b = skills[x], skills[y]
+        for i in range(legs):
+            if (i * w) // legs != ((i + 1) * w) // legs:
+                a, b = _beat(a, b)
+            else:
+                b, a = _beat(b, a)
+        after[x], after[y] = a, b
+        expected += math.comb(legs, w) * p**w * (1 - p) ** (legs - w) * order_risk(after)
+    return (now - expected) / units
+
+
+def _lookahead_units(f: Field, s: State, settings: Settings) -> list[list[tuple[str, ...]]]:
+    """One unit: the pairing (any two entrants, not only neighbours) whose next units are expected to
+    lower :func:`order_risk` the most per unit (looking :data:`LOOKAHEAD` units ahead). Once no
+    pairing is worth :data:`MIN_GAIN`, the least certain neighbour pair by the honest confidence
+    (:func:`_neighbour_units`), so that the tournament still stops."""
+    if not any(c < settings.confidence for _, _, c in s.neighbours()):
+        return []
+    skills = {n: (r.mu, r.sigma) for n, r in s.ratings.items()}
+    now = order_risk(skills)
+    gains = []
+    for i, (x, y) in enumerate(itertools.combinations(f.names, 2)):
+        g = max(_gain(skills, x, y, k, now) for k in LOOKAHEAD)
+        if g >= MIN_GAIN:
+            gains.append((-round(g, 12), i, x, y))
+    if not gains:
+        return _neighbour_units(f, s, settings)[:1]
+    units: list[list[tuple[str, ...]]] = []
+    busy: set[str] = set()
+    for _, _, x, y in sorted(gains):  # the best first; more only in large fields, each entrant once
+        if x not in busy and y not in busy and len(units) < units_per_round(len(f.names)):
+            units.append(_legs(f, (x, y)))
+            busy |= {x, y}
+    return units
+
+
+def units_per_round(entrants: int) -> int:
+    """Units of a look-ahead round: one up to five entrants; more in larger fields (disjoint pairings),
+    so that rounds, each replayed from the results by :func:`plan`, stay few."""
+    return max(1, (entrants - 2) // 2)
+
+
+def _adaptive_units(f: Field, s: State, settings: Settings) -> list[list[tuple[str, ...]]]:
+    """The units of an adaptive round: for two-sided fields one unit chosen by
+    :func:`_lookahead_units`; for table games one table per unsettled neighbour pair."""
+    return _lookahead_units(f, s, settings) if f.two_sided else _neighbour_units(f, s, settings)
+
+
+ALLOCATIONS = {"lookahead": _adaptive_units, "neighbours": _neighbour_units}
+
+
 @dataclass
 class Plan:
     """The schedule so far and how it stands."""
@@ -265,8 +367,9 @@ class Scheduler:
     finished ones, :meth:`finish_round` folds its results. :func:`plan` drives it from the store;
     benchmarks drive it directly."""
 
-    def __init__(self, f: Field, settings: Settings, model: Model = MODEL) -> None:
+    def __init__(self, f: Field, settings: Settings, model: Model = MODEL, allocation: str = "lookahead") -> None:
         self.field, self.settings = f, settings
+        self.allocate = ALLOCATIONS[allocation]  # "neighbours": the first version's rounds (benchmarks compare)
         self.state = State(f.names, model)
         self.pairings: list[Pairing] = []
         self.legs: dict[str, int] = {}
@@ -279,7 +382,7 @@ class Scheduler:
         if r + 1 > MAX_ROUNDS:
             self.ended = CAP
             return []
-        units = _warmup(f, r + 1) if r < settings.min_per_pairing else _adaptive_units(f, self.state, settings)
+        units = _warmup(f, r + 1) if r < settings.min_per_pairing else self.allocate(f, self.state, settings)
         if not units:
             self.ended = CONFIDENCE
             return []

@@ -75,10 +75,12 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
                 raise ConfigError(f"{flag} works only with --bot; set it in {args.config}")
         cfg = config_mod.load(args.config)
         overrides = {"db": args.db, "out": args.out, "concurrency": args.concurrency,
+                     "workers": getattr(args, "workers", None),
                      "hello": getattr(args, "hello_time", None), "deals": getattr(args, "deals", None)}
         return config_mod.build(
             name=cfg.name, entrants=cfg.entrants, rounds=cfg.rounds, seed=cfg.seed,
             concurrency=overrides["concurrency"] or cfg.concurrency, move_s=cfg.move_s, bank_s=cfg.bank_s,
+            workers=cfg.workers if overrides["workers"] is None else overrides["workers"],
             rules=registry.get(cfg.game).rules_map(cfg.rules), limits=cfg.limits,
             # a config without db keeps its database in its out directory, --out's when given
             db=args.db or (Path(args.out) / "arena.db" if args.out and cfg.db == cfg.out / "arena.db" else cfg.db),
@@ -99,7 +101,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     return config_mod.from_flags(
         args.bot, name=args.name or "tournament", game=getattr(args, "game", None) or "sixtysix",
         partners=getattr(args, "partners", None), duplicate=getattr(args, "duplicate", None) or "auto", rounds=1 if args.rounds is None else args.rounds,
-        seed=args.seed, concurrency=args.concurrency,
+        seed=args.seed, concurrency=args.concurrency, workers=getattr(args, "workers", None),
         move_s=1.0 if args.move_time is None else args.move_time,
         bank_s=10.0 if args.time_bank is None else args.time_bank,
         rules=args.rule or (), limits=getattr(args, "limit", None) or (), db=args.db, out=args.out,
@@ -117,7 +119,7 @@ def resume_command(args: argparse.Namespace) -> str:
     for b in args.bot or []:
         words += ["--bot", b]
     for flag in ("name", "game", "partners", "duplicate", "rounds", "seed", "move_time", "time_bank", "hello_time",
-                 "concurrency", "db", "out", "confidence", "max_matches", "min_per_pairing", "deals"):
+                 "concurrency", "workers", "db", "out", "confidence", "max_matches", "min_per_pairing", "deals"):
         value = getattr(args, flag, None)
         if value is not None:
             words += [f"--{flag.replace('_', '-')}", str(value)]
@@ -264,6 +266,7 @@ class _View:
         self.failures: list[str] = []
         self.note: str | None = None
         self.remotes: list[str] = []  # how to start each remote entrant, shown above the progress
+        self.workers: Any = None  # the worker processes (issue 18), shown above the progress
         self.refresh()
 
     def add(self, p: Pairing, r: MatchResult) -> None:
@@ -296,9 +299,12 @@ class _View:
 
     def render(self) -> Group:
         view = terminal.live_view(self.board, self.progress, self.failures, self.note)
-        if not self.remotes:
+        lines = [Text(line, style="bold yellow") for line in self.remotes]
+        if self.workers is not None:
+            lines.append(Text(worker_line(self.workers), style="dim"))
+        if not lines:
             return view
-        return Group(*(Text(line, style="bold yellow") for line in self.remotes), view)
+        return Group(*lines, view)
 
 
 async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament | None, console: Console,
@@ -322,27 +328,41 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
     scheduled = cfg.max_matches if cfg.schedule == "adaptive" else len(runner.schedule(cfg))  # issue 17: the cap
     t = existing or store.create(cfg.name, stored, scheduled,
                                  [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
+    from harness.tournament.executor import InProcess, Workers, workers_for
+
+    # issue 18: worker processes, each with its own arena and bots, unless a remote entrant dials this one
+    n_workers = workers_for(cfg.workers, cfg.concurrency, any(e.remote is not None for e in cfg.entrants))
+    executor: InProcess | Workers | None = None
     try:
         try:
-            await bots.start(cfg.game)
+            if n_workers == 1:
+                await bots.start(cfg.game)
+                executor = InProcess(bots.seat, _play_match(strict), bots.crashes, cfg.concurrency)
+            else:
+                executor = Workers(n_workers, cfg.concurrency)
+            await executor.start(runner.job_of(cfg, t, strict))
         except runner.StartError:
             if existing is None:
                 store.discard_unplayed(t.id)
             raise
         console.print(f"[dim]{policy.why}[/]", highlight=False)
+        if isinstance(executor, Workers):
+            console.print(f"[dim]{len(executor.labels())} worker processes, each with its own arena and bots: "
+                          f"{', '.join(executor.labels())}[/]", highlight=False)
         remotes = remote_lines(bots)
         for line in remotes:  # issue 14: the remote bots' owners need these to connect
             console.print(line, highlight=False, markup=False, soft_wrap=True)
         view = _View(store, t, len(store.done(t.id)))
         view.remotes = remotes
+        if isinstance(executor, Workers):
+            view.workers = executor
         stop = asyncio.Event()
-        work = asyncio.ensure_future(runner.run(
-            cfg, store, t, seat=bots.seat, play=_play_match(strict), stop=stop, crashes=bots.crashes,
-            on_result=view.add,
-        ))
+        work = asyncio.ensure_future(runner.run(cfg, store, t, stop=stop, on_result=view.add, executor=executor))
 
         def on_signal() -> None:
             if stop.is_set():
+                assert executor is not None
+                executor.cancel()
                 work.cancel()
             else:
                 stop.set()
@@ -370,10 +390,18 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(sig)
     finally:
+        if executor is not None:
+            await executor.close()
         await bots.close()
     left = len(runner.pending_in(cfg, store, t.id))
     return _finish(cfg, store, store.tournament(t.id), console, interrupted=left > 0, resume=resume,
                    show_table=not console.is_terminal)
+
+
+def worker_line(workers: Any) -> str:
+    """The worker processes in use and the matches each has played (issue 18)."""
+    use = workers.usage()
+    return f"{len(use)} worker processes: " + ", ".join(f"{label} {n} matches" for label, n in use.items())
 
 
 def remote_lines(bots: runner.Bots) -> list[str]:

@@ -15,6 +15,7 @@ A config file looks like::
     max_matches = 240        # adaptive: never more matches (default: 20 round robins' worth)
     min_per_pairing = 2      # adaptive: full round robins played first (default 2)
     concurrency = 2          # matches at once; default: number of cores
+    workers = 2              # worker processes sharing them (issue 18); default: number of cores; 1: in process
     deals = "hard.txt"       # optional; a deal book (harness.deals): units play its seeds in order, cycling
     db = "results/arena.db"  # optional
     out = "results"          # optional; leaderboards and match records go here
@@ -64,7 +65,7 @@ from harness.deals import load as load_book
 from harness.games import registry
 from harness.names import RULE, valid_name
 
-TOP_KEYS = {"name", "game", "partners", "duplicate", "rounds", "seed", "concurrency", "db", "out", "time", "rules", "limits", "entrant",
+TOP_KEYS = {"name", "game", "partners", "duplicate", "rounds", "seed", "concurrency", "workers", "db", "out", "time", "rules", "limits", "entrant",
             "schedule", "confidence", "max_matches", "min_per_pairing", "deals"}
 DUPLICATE = ("auto", "trusted", "off")
 SCHEDULES = ("round_robin", "adaptive")
@@ -120,6 +121,7 @@ class TournamentConfig:
     rounds: int = 1
     seed: int | None = None  # None: a secret is drawn when the tournament is created (issue 11)
     concurrency: int = field(default_factory=lambda: os.cpu_count() or 1)
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)  # worker processes; not part of identity()
     move_s: float = 1.0
     bank_s: float = 10.0
     rules: Any = None  # the game's rule set (its defaults when built through build())
@@ -225,6 +227,7 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
         seed=data.get("seed"),
         duplicate=data.get("duplicate", "auto"),
         concurrency=data.get("concurrency"),
+        workers=data.get("workers"),
         move_s=time.get("move", 1.0),
         bank_s=time.get("bank", 10.0),
         hello_s=time.get("hello"),
@@ -244,7 +247,7 @@ def from_flags(
     rules: Sequence[str] = (), limits: Sequence[str] = (), db: str | None = None, out: str | None = None,
     partners: str | None = None, duplicate: str = "auto", hello_s: float | None = None,
     schedule: str = "round_robin", confidence: Any = None, max_matches: Any = None, min_per_pairing: Any = None,
-    deals: str | None = None,
+    deals: str | None = None, workers: int | None = None,
 ) -> TournamentConfig:
     """A config from ``--bot NAME=COMMAND`` flags, ``--limit NAME=VALUE`` flags and the other options."""
     specs = []
@@ -268,7 +271,7 @@ def from_flags(
     return build(name=name, game=game, partners=partners, duplicate=duplicate, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
                  move_s=move_s, bank_s=bank_s, rules=parsed, limits=given, db=db, out=out, hello_s=hello_s,
                  schedule=schedule, confidence=confidence, max_matches=max_matches, min_per_pairing=min_per_pairing,
-                 deals=deals)
+                 deals=deals, workers=workers)
 
 
 def entrant(name: str, command: Any) -> EntrantSpec:
@@ -296,7 +299,7 @@ def build(
     partners: Any = None, duplicate: Any = "auto",
     limits: Limits | Mapping[str, Any] | None = None, hello_s: Any = None,
     schedule: Any = "round_robin", confidence: Any = None, max_matches: Any = None, min_per_pairing: Any = None,
-    deals: Any = None,
+    deals: Any = None, workers: Any = None,
 ) -> TournamentConfig:
     """Check every value and make the config. ``deals``: a deal book's path (or a loaded :class:`Book`)."""
     if not isinstance(name, str) or not valid_name(name):
@@ -316,6 +319,7 @@ def build(
     if duplicate not in DUPLICATE:
         raise ConfigError(f"bad value '{show(duplicate)}' for 'duplicate' (expected one of: {', '.join(DUPLICATE)})")
     concurrency = (os.cpu_count() or 1) if concurrency is None else _int("concurrency", concurrency, 1, 256)
+    workers = (os.cpu_count() or 1) if workers is None else _int("workers", workers, 1, 256)
     move_s = _seconds("time.move", move_s, positive=True)
     bank_s = _seconds("time.bank", bank_s, positive=False)
     hello_s = None if hello_s is None else _seconds("time.hello", hello_s, positive=True)
@@ -338,7 +342,7 @@ def build(
     out_dir = _path("out", out) or Path("results")
     adaptive = _adaptive(schedule, confidence, max_matches, min_per_pairing, len(entrants), seats, partners or "")
     return TournamentConfig(
-        name=name, entrants=tuple(entrants), rounds=rounds, seed=seed, concurrency=concurrency,
+        name=name, entrants=tuple(entrants), rounds=rounds, seed=seed, concurrency=concurrency, workers=workers,
         move_s=move_s, bank_s=bank_s, rules=parsed_rules, limits=limits,
         db=_path("db", db) or out_dir / "arena.db", out=out_dir, game=game, partners=partners or "",
         duplicate=duplicate, seed_set=seed_set, hello_s=hello_s, **adaptive, book=_book(deals),

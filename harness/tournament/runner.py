@@ -1,9 +1,12 @@
 """Play the pending matches of a tournament, up to ``concurrency`` at once, and record each one.
 
 Every entrant is one bot process (or one remote bot) serving all its concurrent matches over
-its stream; the arena relaunches a crashed one for its next match and counts the crash. Each
-finished match is committed to the store in one transaction before the next is reported.
-A stop request lets the matches in flight finish and starts no new one.
+its stream; the arena relaunches a crashed one for its next match and counts the crash. The units
+(duplicate pairs, tables) are played by an executor (:mod:`harness.tournament.executor`: this process,
+or worker processes each with their own bots) and recorded here, by the one writer, in schedule
+order; each finished match is committed to the store in one transaction before the next is reported.
+A stop request lets the matches in flight finish and starts no new one; a unit cut short by it is not
+recorded (it is played again, whole, on resume).
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness.arena.limits import Limits
-from harness.arena.result import Cause, Clock, Fault, MatchResult
+from harness.arena.result import Clock, Fault, MatchResult
 from harness.rating import Played
 from harness.tournament.config import EntrantSpec, TournamentConfig
+from harness.tournament.executor import Executor, Job, Unit, UnitResult
 from harness.tournament.schedule import Pairing, legs_of, seeded, tables
 from harness.tournament.store import Store, Tournament
 
@@ -239,65 +243,112 @@ async def run(
     *,
     entrants: dict[str, Any] | None = None,
     seat: Callable[[str, int], Any] | None = None,
-    play: PlayFn,
+    play: PlayFn | None = None,
     stop: asyncio.Event,
     crashes: Callable[[], dict[str, int]] = dict,
     on_result: Callable[[Pairing, MatchResult], None] | None = None,
+    executor: Executor | None = None,
 ) -> RunReport:
-    """Play every pending match of ``tournament`` with the started ``entrants``; record each one.
+    """Play every pending match of ``tournament``, unit by unit (a duplicate pair, a table's rotations), and
+    record each one: the single writer of the tournament.
 
-    Matches go out in schedule order; ``stop`` being set lets those in flight finish. A match
-    that comes back INTERRUPTED (cancelled) is not recorded and stays pending.
+    The units go to ``executor`` (started by the caller: worker processes, or Ray) or, without one, are
+    played in this process with the started ``entrants`` (or ``seat``) and ``play``. At most
+    ``executor.capacity`` units are out at once; they come back in any order and are recorded in
+    schedule order (a reorder buffer), so the store does not depend on who played. ``stop`` being set
+    starts no new match: the units in flight are recorded when they come back complete, else they stay
+    pending whole (void). A unit lost with its process is submitted again (twice at most).
     """
-    fixed = entrants or {}
-    chooser: Callable[[str, int], Any] = seat if seat is not None else (lambda name, leg: fixed[name])
+    owned = executor is None
+    if executor is None:
+        from harness.tournament.executor import InProcess
+
+        fixed = entrants or {}
+        chooser: Callable[[str, int], Any] = seat if seat is not None else (lambda name, leg: fixed[name])
+        assert play is not None, "play (or an executor) is needed"
+        executor = InProcess(chooser, play, crashes, cfg.concurrency)
+        await executor.start(job_of(cfg, tournament))
     todo = pending_in(cfg, store, tournament.id)
     base = store.restarts(tournament.id)
-    rdir = record_dir(cfg, tournament)
-    clock = clock_of(cfg)
-    queue: asyncio.Queue[Pairing] = asyncio.Queue()
     played = 0
     entries = book_entries(cfg, store, tournament.id)
+    index = 0  # units submitted so far in this run
+    recorded_to = 0  # every unit below this index is recorded (or void)
 
-    async def worker() -> None:
-        nonlocal played
-        while not stop.is_set():
-            try:
-                p = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                return
-            set_aside(rdir / f"{p.match_id}.jsonl", "interrupted")  # left by a killed run, never recorded
-            seated = tuple(chooser(n, p.leg) for n in p.players)
-            extra = {} if cfg.book is None else {"book": entries[p.pair_id].header(cfg.book)}
-            result = await play(seated, match_id=p.match_id, seed=p.seed, game=cfg.game, rules=cfg.rules,
-                                clock=clock, record_dir=rdir, **extra)
-            if result.cause == Cause.INTERRUPTED:
-                continue
-            now = crashes()
-            store.record(tournament.id, p, result, {n: base.get(n, 0) + c for n, c in now.items() if c})
-            played += 1
-            if on_result is not None:
-                on_result(p, result)
+    async def watch_stop() -> None:
+        await stop.wait()
+        assert executor is not None
+        executor.stop()
 
-    while todo:  # an adaptive schedule makes its next round once this one is recorded
-        for p in todo:
-            queue.put_nowait(p)
-        before = played
-        workers = [asyncio.create_task(worker()) for _ in range(max(1, min(cfg.concurrency, len(todo))))]
-        try:
-            await asyncio.gather(*workers)
-        finally:
-            for w in workers:
-                w.cancel()
-            await asyncio.gather(*workers, return_exceptions=True)
-        if cfg.schedule != "adaptive" or stop.is_set() or played == before:
-            break
-        todo = pending_in(cfg, store, tournament.id)
-        entries = book_entries(cfg, store, tournament.id)
+    watcher = asyncio.ensure_future(watch_stop())
+    try:
+        while todo:  # an adaptive schedule makes its next round once this one is recorded
+            before = played
+            units: list[list[Pairing]] = []
+            for p in todo:
+                if units and units[-1][-1].pair_id == p.pair_id:
+                    units[-1].append(p)
+                else:
+                    units.append([p])
+            queue = [Unit(index + i, tuple(legs), None if cfg.book is None else entries[legs[0].pair_id].header(cfg.book))
+                     for i, legs in enumerate(units)]
+            index += len(queue)
+            by_index = {u.index: u for u in queue}
+            tries: dict[int, int] = {}
+            buffer: dict[int, UnitResult] = {}
+            out = 0
+            nxt = 0
+            while True:
+                while not stop.is_set() and nxt < len(queue) and out < executor.capacity:
+                    executor.submit(queue[nxt])
+                    nxt += 1
+                    out += 1
+                if out == 0:
+                    break
+                res = await executor.next_result()
+                out -= 1
+                if res.error:
+                    raise RuntimeError(f"unit {by_index[res.index].pair_id}: {res.error}")
+                if res.lost and tries.get(res.index, 0) < 2 and not stop.is_set():
+                    tries[res.index] = tries.get(res.index, 0) + 1
+                    executor.submit(by_index[res.index])
+                    out += 1
+                    continue
+                buffer[res.index] = res
+                while recorded_to in buffer:
+                    r = buffer.pop(recorded_to)
+                    recorded_to += 1
+                    if not r.complete:
+                        continue
+                    unit = by_index[r.index]
+                    now = executor.crashes()
+                    for p, result in zip(unit.legs, r.results):
+                        store.record(tournament.id, p, result, {n: base.get(n, 0) + c for n, c in now.items() if c})
+                        played += 1
+                        if on_result is not None:
+                            on_result(p, result)
+            if cfg.schedule != "adaptive" or stop.is_set() or played == before:
+                break
+            todo = pending_in(cfg, store, tournament.id)
+            entries = book_entries(cfg, store, tournament.id)
+    finally:
+        watcher.cancel()
+        if owned:
+            await executor.close()
     left = len(pending_in(cfg, store, tournament.id))
     if left == 0:
         finish(cfg, store, tournament.id)
     return RunReport(played=played, pending=left, interrupted=left > 0)
+
+
+def job_of(cfg: TournamentConfig, t: Tournament, strict: bool = False) -> Job:
+    """The picklable description of what an executor plays for tournament ``t``."""
+    from harness.games import registry
+    from harness.tournament.executor import job_of as make
+
+    return make(cfg.entrants, cfg.game, registry.get(cfg.game).rules_map(cfg.rules), clock_of(cfg), cfg.limits,
+                legs_policy(cfg).per_leg, cfg.hello_s or 10.0, record_dir(cfg, t), cfg.out / cfg.name / "logs",
+                strict, cfg.concurrency)
 
 
 def void_half_pairs(store: Store, tournament: Tournament, cfg: TournamentConfig | None = None) -> int:

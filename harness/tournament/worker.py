@@ -1,0 +1,113 @@
+"""A worker process of a local tournament (issue 18): ``python -m harness.tournament.worker --parent=PID``.
+
+It reads framed pickles on stdin (:func:`harness.tournament.executor.frame`): first ``("job", Job,
+label)``, then ``("unit", Unit)``, ``("stop",)`` (start no new match) and ``("cancel",)`` (interrupt the
+matches in flight); EOF ends it. It answers on stdout: ``("ready", pid)`` once its arena server and bots
+are up (or ``("start_error", line)``), then ``("result", UnitResult)`` per unit. Anything else written to
+stdout goes to stderr, so nothing can corrupt the pipe.
+
+It dies with the arena: the kernel SIGKILLs it when its parent dies (``PR_SET_PDEATHSIG``), and EOF on
+stdin stops its matches and bots; its bots' launchers (:mod:`harness.arena.launch` ``--parent``) kill
+their process groups when it dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from typing import Any
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """SIGKILL this process when its parent dies; exit now if it is gone already."""
+    try:
+        import ctypes
+
+        prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
+        if prctl is not None:
+            prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except OSError:  # pragma: no cover - not Linux: EOF on stdin still ends the worker
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+async def serve(out: Any) -> None:
+    from functools import partial
+
+    from harness.arena.match import play_match
+    from harness.tournament.executor import Job, UnitPlayer, UnitResult, failure, frame, read_frame
+    from harness.tournament.runner import Bots, StartError
+
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+
+    def send(msg: Any) -> None:
+        out.write(frame(msg))
+        out.flush()
+
+    first = await read_frame(reader)
+    if first is None:
+        return
+    _, job, label = first
+    assert isinstance(job, Job)
+    bots = Bots(job.entrants, hello_s=job.hello_s, limits=job.limits, per_leg=job.per_leg, log_dir=job.log_dir)
+    tasks: set[asyncio.Task[None]] = set()
+    try:
+        try:
+            await bots.start(job.game)
+        except StartError as e:
+            send(("start_error", str(e)))
+            return
+        send(("ready", os.getpid()))
+        play = partial(play_match, strict=True) if job.strict else play_match
+        player = UnitPlayer(bots.seat, play, job, bots.crashes, label)
+
+        async def one(unit: Any) -> None:
+            try:
+                res = await player.unit(unit)
+            except asyncio.CancelledError:
+                res = UnitResult(unit.index, crashes=bots.crashes(), worker=label, void=True)
+            except Exception as e:  # noqa: BLE001 - the writer raises it
+                res = UnitResult(unit.index, crashes=bots.crashes(), worker=label, void=True, error=failure(e))
+            send(("result", res))
+
+        while (msg := await read_frame(reader)) is not None:
+            if msg[0] == "unit":
+                t = asyncio.ensure_future(one(msg[1]))
+                tasks.add(t)
+                t.add_done_callback(tasks.discard)
+            elif msg[0] == "stop":
+                player.stopping = True
+            elif msg[0] == "cancel":
+                player.stopping = True
+                for t in list(tasks):
+                    t.cancel()
+    finally:
+        for t in list(tasks):
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await bots.close()
+
+
+def main(argv: list[str]) -> int:
+    parent = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--parent=")), os.getppid())
+    die_with_parent(parent)
+    for sig in (signal.SIGINT, signal.SIGTERM):  # a signal to the whole group: the arena decides (EOF, SIGKILL)
+        signal.signal(sig, signal.SIG_IGN)
+    out = os.fdopen(os.dup(1), "wb")  # the pipe to the arena; fd 1 (anyone's print) now goes to stderr
+    os.dup2(2, 1)
+    try:
+        asyncio.run(serve(out))
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
