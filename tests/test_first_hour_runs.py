@@ -203,7 +203,7 @@ def test_one_sigint_stops_a_tournament_waiting_for_a_remote_bot_and_keeps_what_w
         assert proc.poll() is None
         kept = recorded(db)
         proc.send_signal(signal.SIGINT)
-        lines.until(r"stopped with 4 match\(es\) to play; resume with:")
+        lines.until(r"stopped with 4 matches to play; resume with:")
         lines.until(r"arena tournament .*club\.toml .*--resume")
         assert proc.wait(timeout=LONG) == 130
     finally:
@@ -396,7 +396,7 @@ def test_dry_run_starts_each_bot_once_and_plays_nothing(tmp_path: Path) -> None:
     assert re.search(r"^  random: ok$", r.stdout, re.M) and re.search(r"^  greedy: ok$", r.stdout, re.M)
     assert re.search(r"^  quits: failed: exited with status 3 before saying Hello", r.stdout, re.M), r.stdout
     assert re.search(r"^  alice: remote: not started here", r.stdout, re.M)
-    assert "nothing was played or recorded; 1 entrant(s) failed" in r.stdout
+    assert "nothing was played or recorded; 1 entrant failed" in r.stdout
     assert not (out / "arena.db").exists() and not (out / "records").exists()
     assert not _wait_gone(mark)
     # a bot that does not play the game fails too; an all-good field exits 0
@@ -494,7 +494,7 @@ def test_in_a_terminal_the_live_view_keeps_the_remote_token_and_one_ctrl_c_stops
         subprocess.run([*tmux, "send-keys", "-t", "t", "C-c"], check=True)  # once
         wait_for("the run to end", lambda: "EXIT=" in pane())
         shown = pane()
-        assert "EXIT=130" in shown and "stopped with 4 match(es) to play; resume with:" in shown, shown
+        assert "EXIT=130" in shown and "stopped with 4 matches to play; resume with:" in shown, shown
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True)
     assert len(recorded(db)) == 2

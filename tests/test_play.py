@@ -126,8 +126,13 @@ class Terminal:
         env = {**os.environ, "ARENA_TEST_MARK": mark, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
         env.pop("TMUX", None)
         self.env = env
+        # The exit status goes to a file: tmux 3.3 can mark a pane dead (its terminal closed) without ever
+        # giving #{pane_dead_status}. `trap :` keeps the shell past a Ctrl-C (a handler, not an ignore,
+        # so the program still gets SIGINT) to write the status.
+        self.status_file = Path(f"/tmp/arena-play-{mark}.status")
+        wrapped = f"trap : INT; {' '.join(_quote(a) for a in argv)}; echo $? > {self.status_file}"
         self._tmux("-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "60", "-s", "play", "-c", str(ROOT),
-                   "-e", f"ARENA_TEST_MARK={mark}", " ".join(_quote(a) for a in argv))
+                   "-e", f"ARENA_TEST_MARK={mark}", f"sh -c {_quote(wrapped)}")
         self._tmux("set-option", "-t", "play", "remain-on-exit", "on")
 
     def _tmux(self, *args: str) -> str:
@@ -147,8 +152,11 @@ class Terminal:
 
     def exit_status(self) -> int | None:
         """The command's exit status once it has exited, else None."""
-        out = self._tmux("display-message", "-p", "-t", "play", "#{pane_dead} #{pane_dead_status}").split()
-        return int(out[1]) if out and out[0] == "1" and len(out) > 1 else None
+        try:
+            text = self.status_file.read_text()
+        except OSError:
+            return None
+        return int(text) if text.endswith("\n") else None  # written whole
 
     def wait(self, what: str, done: Callable[[str], bool]) -> str:
         """Poll the screen until ``done(screen)``; fails after LIMIT_S or when the program exits first."""
@@ -173,6 +181,7 @@ class Terminal:
 
     def close(self) -> None:
         self._tmux("kill-server")
+        self.status_file.unlink(missing_ok=True)
 
 
 def _quote(arg: str) -> str:

@@ -241,7 +241,7 @@ async def dry_run(cfg: TournamentConfig, console: Console) -> int:
     for e in cfg.entrants:
         line = results[e.name] if e.command is not None else "remote: not started here (it connects by itself)"
         console.print(f"  {e.name}: {line}", highlight=False, soft_wrap=True, markup=False)
-    console.print("dry run: nothing was played or recorded" + (f"; {failed} entrant(s) failed" if failed else ""),
+    console.print("dry run: nothing was played or recorded" + (f"; {plural(failed, 'entrant')} failed" if failed else ""),
                   highlight=False)
     return 1 if failed else 0
 
@@ -442,9 +442,8 @@ def _finish(cfg: TournamentConfig, store: Store, t: Tournament, console: Console
     console.print(f"leaderboards: {', '.join(str(p) for p in paths)}", highlight=False)
     if interrupted:
         left = t.scheduled - b.meta["recorded"]
-        more = f"at most {left}" if cfg.schedule == "adaptive" else str(left)
-        console.print(f"stopped with {more} match(es) to play; resume with:\n  {resume}", highlight=False,
-                      soft_wrap=True)
+        more = ("at most " if cfg.schedule == "adaptive" else "") + plural(left, "match", "matches")
+        console.print(f"stopped with {more} to play; resume with:\n  {resume}", highlight=False, soft_wrap=True)
         return EXIT_STOPPED
     return 0
 

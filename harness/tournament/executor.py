@@ -320,8 +320,9 @@ class Workers:
         # EOF: the worker is gone; its units are lost (the writer submits them again elsewhere)
         if not self._closing:
             status = await w.proc.wait()
-            print(f"arena: worker {w.label} exited (status {status}); its {len(w.units)} unit(s) in flight are "
-                  "played again", file=sys.stderr)
+            n = len(w.units)
+            print(f"arena: worker {w.label} exited (status {status}); {'its unit' if n == 1 else f'its {n} units'} "
+                  f"in flight {'is' if n == 1 else 'are'} played again", file=sys.stderr)
         self._procs.remove(w)
         self._gone[w.label] = w.crashes
         for u in w.units.values():
