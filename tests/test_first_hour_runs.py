@@ -25,35 +25,13 @@ from pathlib import Path
 
 import pytest
 
+from test_tournament import _env, _leftover, _wait_gone
+
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 RANDOM = "python sample_bots/random_bot.py"
 GREEDY = "python sample_bots/greedy_bot.py"
 LONG = 600.0  # generous limit for a whole run on a busy machine
-
-
-def _env(mark: str) -> dict[str, str]:
-    return {**os.environ, "ARENA_TEST_MARK": mark, "PYTHONPATH": str(ROOT)}
-
-
-def _leftover(mark: str) -> list[int]:
-    """Processes (bots) that still carry this test's environment mark (tests/test_tournament.py style)."""
-    pids = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit() and int(d.name) != os.getpid():
-            try:
-                if f"ARENA_TEST_MARK={mark}".encode() in (d / "environ").read_bytes():
-                    pids.append(int(d.name))
-            except OSError:
-                pass
-    return pids
-
-
-def _wait_gone(mark: str, timeout: float = 30.0) -> list[int]:
-    end = time.monotonic() + timeout
-    while (left := _leftover(mark)) and time.monotonic() < end:
-        time.sleep(0.1)
-    return left
 
 
 def arena(*args: str, mark: str = "none", timeout: float = LONG) -> subprocess.CompletedProcess[str]:

@@ -250,7 +250,7 @@ def _leftover(mark: str) -> list[int]:
     return pids
 
 
-def _wait_gone(mark: str, timeout: float = 15.0) -> list[int]:
+def _wait_gone(mark: str, timeout: float = 60.0) -> list[int]:
     end = time.monotonic() + timeout
     while (left := _leftover(mark)) and time.monotonic() < end:
         time.sleep(0.1)

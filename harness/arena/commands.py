@@ -73,6 +73,16 @@ def record_path(out: Path, match_id: str) -> Path:
             n += 1
 
 
+def match_clock(args: Namespace, bots: list[str]) -> Clock:
+    """The clock of ``--move-time``, ``--time-bank`` and ``--hello-time`` (default: 10 s to say Hello, 300 s
+    when a bot is remote)."""
+    move, bank = getattr(args, "move_time", 1.0), getattr(args, "time_bank", 10.0)
+    hello = getattr(args, "hello_time", None)
+    if hello is None:
+        hello = REMOTE_HELLO_S if any(b.startswith(REMOTE_PREFIX) for b in bots) else Clock().hello_s
+    return Clock(move_ms=round(move * 1000), bank_ms=round(bank * 1000), hello_s=hello)
+
+
 def cmd_match(args: Namespace) -> int:
     """Play one match between bots, shown live; write its record. Exit 0 when the match ended
     (forfeits included), 2 on bad arguments, 130 when interrupted."""
@@ -111,10 +121,7 @@ def cmd_match(args: Namespace) -> int:
         err.print("arena: --move-time must be > 0 and --time-bank >= 0", markup=False)
         return 2
     seed = args.seed if getattr(args, "seed", None) is not None else random.randrange(1 << 31)
-    hello = getattr(args, "hello_time", None)
-    if hello is None:
-        hello = REMOTE_HELLO_S if any(b.startswith(REMOTE_PREFIX) for b in bots) else Clock().hello_s
-    clock = Clock(move_ms=round(move * 1000), bank_ms=round(bank * 1000), hello_s=hello)
+    clock = match_clock(args, bots)
     book = None
     if getattr(args, "deals", None):  # a deal book: one match per entry, in order (harness.deals)
         from harness.deals import BookError, load

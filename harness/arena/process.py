@@ -179,6 +179,7 @@ class BotProcess:
         self._cwd = cwd
         self._proc: asyncio.subprocess.Process | None = None
         self._tail = bytearray()
+        self._drained = 0  # bytes read from stdout and stderr so far
         self.log = log
         self.on_stderr = on_stderr
         self._drain: asyncio.Task[None] | None = None
@@ -348,6 +349,22 @@ class BotProcess:
         """The last meaningful lines of stderr (:func:`stderr_summary`)."""
         return stderr_summary(self.stderr_tail())
 
+    async def _finish_drains(self) -> None:
+        """Read what the bot wrote before it ended, to the end of its pipes: as long as output still
+        comes (a busy machine may take more than a second), but not past a second without any (a child
+        that escaped the group could hold a pipe open for ever)."""
+        for drain in (self._drain, self._drain_out):
+            while drain is not None and not drain.done():
+                before = self._drained
+                try:
+                    await asyncio.wait_for(asyncio.shield(drain), 1.0)
+                except asyncio.TimeoutError:
+                    if self._drained == before:
+                        drain.cancel()
+                        break
+                except Exception:  # noqa: BLE001 - a broken pipe ends the drain
+                    break
+
     async def _read(self, stream: asyncio.StreamReader | None, prefix: bytes) -> None:
         """Drain stdout (``out| ``) or stderr (``err| ``): stderr into the tail, both into the log
         line by line, each stderr line to ``on_stderr``."""
@@ -356,6 +373,7 @@ class BotProcess:
         err = prefix == b"err| "
         partial = b""
         while chunk := await stream.read(65536):
+            self._drained += len(chunk)
             if err:
                 self._tail += chunk
                 if len(self._tail) > TAIL_BYTES:
@@ -416,12 +434,7 @@ class BotProcess:
         _LIVE.discard(pgid)
         if self._watch is not None:
             self._watch.cancel()
-        for drain in (self._drain, self._drain_out):
-            if drain is not None:
-                try:
-                    await asyncio.wait_for(drain, 1.0)
-                except (asyncio.TimeoutError, Exception):
-                    drain.cancel()
+        await self._finish_drains()
         if self.log is not None:
             self.log.note(f"stopped: {describe_exit(self.returncode)}")
             self.log.close()

@@ -20,9 +20,9 @@ from rich.text import Text
 
 from harness import preflight
 from harness.arena import sandbox
-from harness.arena.commands import bot_names, record_path
+from harness.arena.commands import bot_names, match_clock, record_path
 from harness.assignments import assignments
-from harness.arena.entrant import REMOTE_HELLO_S, REMOTE_PREFIX, Entrant, Player
+from harness.arena.entrant import Entrant, Player
 from harness.arena.match import play_match
 from harness.arena.render import result_text
 from harness.arena.result import Clock, MatchResult
@@ -88,10 +88,7 @@ def cmd_play(args: Namespace) -> int:
         err.print(f"arena: {e}", markup=False)
         return 2
     seed = args.seed if getattr(args, "seed", None) is not None else random.randrange(1 << 31)
-    hello = getattr(args, "hello_time", None)
-    if hello is None:
-        hello = REMOTE_HELLO_S if any(b.startswith(REMOTE_PREFIX) for b in bots) else Clock().hello_s
-    clock = Clock(move_ms=round(move * 1000), bank_ms=round(bank * 1000), hello_s=hello)
+    clock = match_clock(args, bots)
     names = list(bot_names(*bots))
     if name in names:
         err.print(f"arena: --name {name} is also a bot's name; choose another", markup=False)
