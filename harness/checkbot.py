@@ -519,7 +519,8 @@ async def _outliving(watched: Sequence[tuple[int, float]], proc: BotProcess, unt
     out = []
     for pid in left:
         try:
-            out.append(f"pid {pid} ({' '.join(psutil.Process(pid).cmdline())[:80]})")
+            argv = psutil.Process(pid).cmdline()  # the program by name: its path can be long
+            out.append(f"pid {pid} ({' '.join([os.path.basename(argv[0]), *argv[1:]] if argv else [])[:80]})")
         except psutil.Error:
             out.append(f"pid {pid}")
     return out

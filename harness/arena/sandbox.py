@@ -12,8 +12,9 @@ view of ``/`` in which these are empty:
 * ``/run``, except the arena's socket; ``/tmp`` is a private writable tmpfs that vanishes with it.
 
 Still readable: the bot's own files (the directory of its program or script, wherever it lies, even
-under ``/tmp`` or ``$HOME``), its interpreter's installation (``prefix`` of ``prefix/bin/prog``)
-and the working directory. Where paths nest, the deeper rule wins; at the same path a private path
+under ``/tmp`` or ``$HOME``), its interpreter's installation (``prefix`` of ``prefix/bin/prog``),
+the working directory, and the ``harness`` package itself (its SDK; an editable install's source may
+lie under ``/tmp`` too). Where paths nest, the deeper rule wins; at the same path a private path
 stays empty and the bot's own directory stays visible.
 """
 
@@ -32,6 +33,7 @@ INSIDE_SOCKET = "/run/arena/arena.sock"  # where the arena's unix socket appears
 INSIDE_ADDRESS = f"unix:{INSIDE_SOCKET}"
 CHOICES = ("auto", "bwrap", "none")
 CANDIDATES = ("/usr/bin/bwrap",)  # then `bwrap` on PATH
+HARNESS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this package: the SDK bots import
 _PRIVATE: set[str] = set()  # hidden from every sandboxed bot of this process
 _BOTS: set[str] = set()  # directories of every bot command this process knows
 _warned: list[str] = []
@@ -160,7 +162,7 @@ def command(argv: Sequence[str], *, cwd: str | None, socket: str | None, info_fd
     # arguments (``env X=1 /venv/bin/python bot.py``)
     tools = [program, *(a for a in argv[1:] if "/" in a and not a.startswith("-") and _interpreter(a))]
     roots = [r for t in tools for r in install_roots(t)]
-    ops += [(d, 1, "show") for d in [*roots, *own, workdir] if os.path.isdir(d)]
+    ops += [(d, 1, "show") for d in [*roots, *own, workdir, HARNESS] if os.path.isdir(d)]
     ops += [(p, 2, "hide") for p in private]
     ops.sort(key=lambda o: (o[0].rstrip("/").count("/") if o[0] != "/" else 0, o[1]))
     args = [path, *BASE]
