@@ -16,10 +16,16 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# Ray (issue 15), an optional extra: `make test` installs it so the cluster tests run.
+RAY_STAMP := $(VENV)/.ray-installed
+$(RAY_STAMP): $(STAMP) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[ray]'
+	touch $(RAY_STAMP)
+
 demo: $(STAMP)
 	$(PY) -m harness.cli demo
 
-test: $(STAMP) node typecheck
+test: $(STAMP) $(RAY_STAMP) node typecheck
 	$(PY) -m pytest -q
 
 # Static types of the harness (settings in pyproject.toml); `make test` runs it first.

@@ -53,7 +53,7 @@ Run:
   .venv/bin/python benchmarks/bench_tournament.py --adaptive [--cache FILE] [--rounds R] [--tournaments T]
       [--adaptive-tournaments N] [--max-matches M] [--equal-units U] [--jobs 2]
   .venv/bin/python benchmarks/bench_tournament.py [--throughput-only | --no-throughput] [--sandbox bwrap|none]
-      [--workers N [--repeat R]]
+      [--workers N [--repeat R]] [--ray local|ADDRESS [--repeat R]]
       [--check-order] [--check-only] [--check-seeds N] [--small N] [--large N]
       [--rounds R] [--tournaments T] [--budget-minutes M] [--hold H] [--jobs 2] [--cache FILE]
 """
@@ -99,12 +99,13 @@ SANDBOX: list[str] = []  # --sandbox, for part 1
 
 
 async def _throughput(concurrency: int, rounds: int, game: str = "sixtysix",
-                      workers: int = 1) -> tuple[float, float, int, int]:
+                      workers: int = 1, ray: str | None = None) -> tuple[float, float, int, int]:
     """A random-bot tournament of ``game`` (4 entrants; tables in every seat rotation for more than two
     seats) over real gRPC with the real runner and SQLite store: (matches/s, decisions/s, matches, decisions).
-    ``workers`` > 1: that many worker processes (issue 18), each with its own arena and 4 bots."""
+    ``workers`` > 1: that many worker processes (issue 18), each with its own arena and 4 bots.
+    ``ray``: the Ray cluster at that address plays (issue 15), ``concurrency`` match slots of 1 CPU."""
     from harness.arena.match import play_match
-    from harness.tournament.executor import Workers
+    from harness.tournament.executor import Executor, Workers
 
     with tempfile.TemporaryDirectory() as tmp:
         bots = [f"r{i}=python {ROOT / 'sample_bots' / 'random_bot.py'}" for i in range(4)]
@@ -113,11 +114,17 @@ async def _throughput(concurrency: int, rounds: int, game: str = "sixtysix",
                                 limits=[f"sandbox={SANDBOX[0]}"] if SANDBOX else (), workers=workers)
         store = Store(cfg.db)
         pool = runner.Bots(cfg.entrants, limits=cfg.limits)
-        executor: Workers | None = None
+        executor: Executor | None = None
         try:
             t = store.create(cfg.name, cfg.identity(), len(runner.schedule(cfg)),
                              [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
-            if workers > 1:
+            if ray is not None:
+                from harness.tournament.cluster import Ray
+
+                executor = Ray(cfgmod.Cluster(address=ray, matches=concurrency))
+                await executor.start(dataclasses.replace(runner.job_of(cfg, t), per_leg=False))
+                entrants = None
+            elif workers > 1:
                 executor = Workers(workers, concurrency)
                 # as the in-process pool: one bot process per entrant (no per-leg processes), started untimed
                 await executor.start(dataclasses.replace(runner.job_of(cfg, t), per_leg=False))
@@ -179,6 +186,44 @@ def throughput_workers(workers: int, repeat: int, rounds: int = 3) -> None:
           f"matches/s; --workers {workers} {med['many']:.1f} matches/s ({med['many'] / med['one']:.2f}x); bare-stream "
           f"ceiling {ceiling:.1f} matches/s (2 x {med['floor']:,.0f} bare decisions/s / {per_match:.1f} decisions per "
           f"match): {100 * med['many'] / ceiling:.0f}% of it; {_load()}", flush=True)
+
+
+def throughput_ray(address: str, repeat: int, rounds: int = 3) -> None:
+    """Issue 15: Sixty-Six at concurrency 2, worker processes (``--workers 2``, the local default) against
+    2 match slots on the Ray cluster at ``address`` (``local``: a private instance per run), alternating,
+    ``repeat`` times; medians and the added cost per match. Then a cluster on this machine
+    (``ray.cluster_utils.Cluster``) with one, then two worker nodes of one CPU each, one slot per CPU."""
+    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")  # everything on 127.0.0.1
+    rows: dict[str, list[float]] = {"local": [], "ray": []}
+    for k in range(repeat):
+        order = ("ray", "local") if k % 2 else ("local", "ray")
+        got = {}
+        for what in order:
+            got[what] = asyncio.run(_throughput(2, rounds, "sixtysix", 2, ray=address if what == "ray" else None))[0]
+            rows[what].append(got[what])
+        print(f"  round {k + 1}: --workers 2 {got['local']:.1f} matches/s, Ray ({address}, 2 slots) "
+              f"{got['ray']:.1f} matches/s; {_load()}", flush=True)
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    print(f"sixtysix, 4 random bots, concurrency 2, medians of {repeat}: --workers 2 {med['local']:.1f} matches/s; "
+          f"Ray {address} {med['ray']:.1f} matches/s ({100 * (med['ray'] / med['local'] - 1):+.0f}%); added cost per "
+          f"match {1000 * (1 / med['ray'] - 1 / med['local']):+.1f} ms; {_load()}", flush=True)
+    from ray.cluster_utils import Cluster
+
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "node_ip_address": "127.0.0.1",
+                                                      "include_dashboard": False})
+    try:
+        scale = []
+        for nodes in (1, 2):
+            c.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+            c.wait_for_nodes()
+            runs = [asyncio.run(_throughput(nodes, rounds, "sixtysix", ray=c.address))[0] for _ in range(repeat)]
+            scale.append(statistics.median(runs))
+            print(f"  {nodes} worker node{'s' if nodes > 1 else ''} of 1 CPU ({nodes} slot{'s' if nodes > 1 else ''}): "
+                  f"{scale[-1]:.1f} matches/s (median of {repeat}); {_load()}", flush=True)
+        print(f"one to two worker nodes: {scale[0]:.1f} -> {scale[1]:.1f} matches/s ({scale[1] / scale[0]:.2f}x; the "
+              f"head, the driver and both nodes share this machine's {os.cpu_count()} cores)", flush=True)
+    finally:
+        c.shutdown()
 
 
 # -- matches (in process, cached) ----------------------------------------------------------------
@@ -531,8 +576,9 @@ class Bootstrap:
         return w1, w0  # the pool's second leg is (a, b) here
 
     def round_robin(self, names: list[str], truth: list[str], rng: random.Random, rounds: int,
-                    model: Model = Model()) -> list[tuple[int, bool]]:
-        """(matches, order right) after each duplicate pair of a paired round robin (each pairing its own deals)."""
+                    model: Model = Model(), by_mu: list | None = None) -> list[tuple[int, bool]]:
+        """(matches, order right) after each duplicate pair of a paired round robin (each pairing its own deals),
+        the order as the leaderboard sorts (mu - 3 sigma); the same by mu alone appended to ``by_mu``."""
         env = model.env()
         ratings = {n: env.create_rating() for n in names}
         out = []
@@ -546,11 +592,14 @@ class Bootstrap:
                     update(env, ratings, two_player(seq, f"{r}{p.match_id}", p.pair_id, players, w[leg], (0, 0)))
                     seq += 1
                 out.append((seq, sorted(names, key=lambda n: (-env.expose(ratings[n]), n)) == truth))
+                if by_mu is not None:
+                    by_mu.append((seq, sorted(names, key=lambda n: (-ratings[n].mu, n)) == truth))
         return out
 
     def adaptive(self, names: list[str], truth: list[str], rng: random.Random, settings, seed: int,
-                 allocation: str = "lookahead"):
-        """An adaptive tournament: (its scheduler, (matches, order right) after each round)."""
+                 allocation: str = "lookahead", by_mu: list | None = None):
+        """An adaptive tournament: (its scheduler, (matches, order right) after each round), the order as the
+        leaderboard sorts (mu - 3 sigma); the same by mu alone appended to ``by_mu``."""
         from harness.tournament.adaptive import Field, Scheduler
 
         s = Scheduler(Field(tuple(names), 2, "", seed), settings, allocation=allocation)
@@ -565,6 +614,8 @@ class Bootstrap:
                 got += [two_player(p.seq, p.match_id, p.pair_id, p.players, w[i], (0, 0)) for i, p in enumerate(legs)]
             s.finish_round(got)
             out.append((len(s.pairings), s.state.order() == truth))
+            if by_mu is not None:
+                by_mu.append((len(s.pairings), sorted(names, key=lambda n: (-s.state.ratings[n].mu, n)) == truth))
         return s, out
 
 
@@ -633,16 +684,21 @@ def adaptive_part(m: Matches, pool, args) -> None:
     from harness.tournament.adaptive import MODEL
 
     rr_curves, rr0_curves, nb_curves, ad_curves, nb_scheds, scheds = [], [], [], [], [], []
+    rr_mu: list[list[tuple[int, bool]]] = []  # the same tournaments' order by mu alone (not what boards show)
+    ad_mu: list[list[tuple[int, bool]]] = []
     t0 = time.perf_counter()
     for t in range(T):
         names = list(TRUE_ORDER)
         random.Random(f"names/{t}").shuffle(names)
-        rr_curves.append(boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND))
+        rr_mu.append([])
+        ad_mu.append([])
+        rr_curves.append(boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND,
+                                          by_mu=rr_mu[-1]))
         rr0_curves.append(boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND, MODEL))
         s, curve = boot.adaptive(names, TRUE_ORDER, random.Random(f"adaptive/{t}"), settings, t, "neighbours")
         nb_curves.append(curve)
         nb_scheds.append(s)
-        s, curve = boot.adaptive(names, TRUE_ORDER, random.Random(f"adaptive/{t}"), settings, t)
+        s, curve = boot.adaptive(names, TRUE_ORDER, random.Random(f"adaptive/{t}"), settings, t, by_mu=ad_mu[-1])
         ad_curves.append(curve)
         scheds.append(s)
     print(f"  [{time.perf_counter() - t0:.0f} s]")
@@ -660,11 +716,22 @@ def adaptive_part(m: Matches, pool, args) -> None:
     print("    adaptive        " + " ".join(f"{c:4d}" for c in ad))
     print("    (adapt. neighb.: the first version, every unsettled neighbour pair each round; adaptive: one unit a "
           "round, the pairing that most lowers the expected number of mis-ordered neighbours)")
+    print("    by mu alone (NOT the order the leaderboards show; for reference: mu - 3 sigma also ranks by how often the "
+          "schedule played an entrant, which the adaptive schedule varies and the round robin does not):")
+    print("    round robin, mu  " + " ".join(f"{sum(_right_at(c, n) for c in rr_mu):4d}" for n in grid)[1:])
+    print("    adaptive, mu     " + " ".join(f"{sum(_right_at(c, n) for c in ad_mu):4d}" for n in grid)[1:])
+    at = (96, 102, 108, 120, 144, 168, 192, 204, 228)
+    print(f"  share of the {T} tournaments with the order right (as the leaderboards show it) at n matches: "
+          + ", ".join(f"{n}: round robin {sum(_right_at(c, n) for c in rr_curves) / T:.1%}, adaptive "
+                      f"{sum(_right_at(c, n) for c in ad_curves) / T:.1%}" for n in at))
     res, fres = {}, {}
     fine = list(range(2, horizon + 1, 2))  # after every duplicate pair (2 matches), for every mode
     curves = {"round robin": rr_curves, "round robin t=0": rr0_curves, "adapt. neighb.": nb_curves,
               "adaptive": ad_curves}
-    for label, counts in (("round robin", rr), ("round robin t=0", rr0), ("adapt. neighb.", nb), ("adaptive", ad)):
+    curves["round robin, mu"], curves["adaptive, mu"] = rr_mu, ad_mu
+    for label, counts in (("round robin", rr), ("round robin t=0", rr0), ("adapt. neighb.", nb), ("adaptive", ad),
+                          ("round robin, mu", [sum(_right_at(c, n) for c in rr_mu) for n in grid]),
+                          ("adaptive, mu", [sum(_right_at(c, n) for c in ad_mu) for n in grid])):
         first, held = _first_held(counts, need)
         res[label] = (None if first is None else grid[first], None if held is None else grid[held])
         f2, h2 = _first_held([sum(_right_at(c, n) for c in curves[label]) for n in fine], need)
@@ -672,9 +739,10 @@ def adaptive_part(m: Matches, pool, args) -> None:
         print(f"    {label:<15} first >= {need}/{T} right at {res[label][0]} matches; "
               f"right from then on: {res[label][1]} (looking after every duplicate pair: "
               f"{None if f2 is None else fine[f2]}; {None if h2 is None else fine[h2]})")
-    for mine in ("adapt. neighb.", "adaptive"):
+    for mine, others in (("adapt. neighb.", ("round robin", "round robin t=0")),
+                         ("adaptive", ("round robin", "round robin t=0")), ("adaptive, mu", ("round robin, mu",))):
         fa, ha = res[mine]
-        for other in ("round robin", "round robin t=0"):
+        for other in others:
             fr, hr = res[other]
             if fa and fr:
                 print(f"    {mine} / {other}: first {fa}/{fr} = {fa / fr:.2f}" +
@@ -746,7 +814,10 @@ def main() -> None:
     ap.add_argument("--workers", type=int, metavar="N",
                     help="part 1 with N worker processes at concurrency 2, against the in-process runner and the "
                          "bare-stream ceiling (default: off, part 1 as before)")
-    ap.add_argument("--repeat", type=int, default=5, help="alternating rounds of --workers (default 5; medians)")
+    ap.add_argument("--repeat", type=int, default=5, help="alternating rounds of --workers or --ray (default 5; medians)")
+    ap.add_argument("--ray", metavar="ADDRESS",
+                    help="issue 15: part 1 on the Ray cluster at ADDRESS (local: a private one) against --workers 2, "
+                         "then 1 and 2 local worker nodes (default: off)")
     ap.add_argument("--sandbox", choices=("bwrap", "none"), help="[limits] sandbox of part 1 (default: bwrap where it works)")
     ap.add_argument("--no-throughput", action="store_true", help="skip part 1")
     ap.add_argument("--check-order", action="store_true", help="establish the strength order first")
@@ -781,6 +852,9 @@ def main() -> None:
                 m.get(keys, f"pool, chunk {i + 1}")
             adaptive_part(m, pool, args)
         print(f"\npart 3: {m.played} new matches of the known field, {time.perf_counter() - t0:.0f} s wall", flush=True)
+        return
+    if args.ray is not None:  # issue 15: a Ray cluster against local worker processes, and 1 -> 2 nodes
+        throughput_ray(args.ray, args.repeat)
         return
     if args.workers is not None:  # issue 18: worker processes against the in-process runner and the ceiling
         throughput_workers(args.workers, args.repeat)

@@ -209,6 +209,10 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, metavar="N",
                    help="worker processes sharing the matches, each with its own arena and bots (default: the "
                         "config's workers, else cores; 1, or any remote entrant: all in this process)")
+    p.add_argument("--ray", metavar="ADDRESS",
+                   help="play the matches on a Ray cluster (issue 15; pip install -e '.[ray]'): auto (this machine's "
+                        "cluster), local (a private one for this run), ray://HOST:PORT (default: the config's "
+                        "[cluster], else this machine without Ray)")
     p.add_argument("--deals", metavar="FILE",
                    help="a deal book (one match seed per line): each duplicate pair or table plays the next entry, "
                         "cycling (default: the config's deals, else secret deals)")

@@ -321,3 +321,33 @@ def test_the_live_view_shows_the_workers_and_their_matches(tmp_path: Path) -> No
         assert "2 worker processes: w1 (pid 11) 4 matches, w2 (pid 12) 3 matches" in console.export_text()
     finally:
         store.close()
+
+
+def test_a_worker_keeps_the_out_and_db_directories_private_from_its_bots(tmp_path: Path) -> None:
+    """Issue 11 in worker processes: the arena's --out and database directories are empty for sandboxed
+    bots in a worker too (a fresh process: the Job carries them). Outside /tmp, which the sandbox hides
+    anyway, so that only the arena's own rule can hide them."""
+    from harness.arena.sandbox import resolve
+
+    if resolve("auto") != "bwrap":
+        pytest.skip("bubblewrap is not available here")
+    import shutil
+    import tempfile
+
+    base = "/var/tmp" if os.access("/var/tmp", os.W_OK) else str(ROOT)
+    outside = Path(tempfile.mkdtemp(prefix="arena-test-", dir=base))
+    try:
+        db = outside / "db" / "arena.db"
+        spy = f"python tests/adversaries/adversary.py readfile {db}"
+        r = subprocess.run(_cmd(outside / "out", workers=2, bots={"spy": spy, "random": RANDOM}) +
+                           ["--db", str(db)], cwd=ROOT, env=_env(f"private-{os.getpid()}"), capture_output=True,
+                           text=True, timeout=300)
+        assert r.returncode == 0, r.stdout[-1000:] + r.stderr
+        con = sqlite3.connect(db)
+        try:
+            details = [d for (d,) in con.execute("SELECT detail FROM matches")]
+        finally:
+            con.close()
+        assert len(details) == 2 and all(f"blocked: read {db}" in d for d in details), details  # not BREACH
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)

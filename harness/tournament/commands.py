@@ -75,7 +75,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
                 raise ConfigError(f"{flag} works only with --bot; set it in {args.config}")
         cfg = config_mod.load(args.config)
         overrides = {"db": args.db, "out": args.out, "concurrency": args.concurrency,
-                     "workers": getattr(args, "workers", None),
+                     "workers": getattr(args, "workers", None), "ray": getattr(args, "ray", None),
                      "hello": getattr(args, "hello_time", None), "deals": getattr(args, "deals", None)}
         return config_mod.build(
             name=cfg.name, entrants=cfg.entrants, rounds=cfg.rounds, seed=cfg.seed,
@@ -89,6 +89,8 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
             **({"confidence": cfg.confidence, "max_matches": cfg.max_matches, "min_per_pairing": cfg.min_per_pairing}
                if cfg.schedule == "adaptive" else {}),
             deals=cfg.book if overrides["deals"] is None else overrides["deals"],
+            cluster=cfg.cluster if overrides["ray"] is None else
+            dataclasses.replace(cfg.cluster or config_mod.Cluster(), address=config_mod.ray_address(overrides["ray"])),
         ) if any(v is not None for v in overrides.values()) else cfg
     if not args.bot:
         raise ConfigError("no entrants: give a CONFIG file or --bot NAME=COMMAND (at least two)")
@@ -108,6 +110,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         hello_s=getattr(args, "hello_time", None), schedule="adaptive" if adaptive else "round_robin",
         confidence=getattr(args, "confidence", None), max_matches=getattr(args, "max_matches", None),
         min_per_pairing=getattr(args, "min_per_pairing", None), deals=getattr(args, "deals", None),
+        cluster=None if getattr(args, "ray", None) is None else config_mod.Cluster(config_mod.ray_address(args.ray)),
     )
 
 
@@ -119,7 +122,7 @@ def resume_command(args: argparse.Namespace) -> str:
     for b in args.bot or []:
         words += ["--bot", b]
     for flag in ("name", "game", "partners", "duplicate", "rounds", "seed", "move_time", "time_bank", "hello_time",
-                 "concurrency", "workers", "db", "out", "confidence", "max_matches", "min_per_pairing", "deals"):
+                 "concurrency", "workers", "ray", "db", "out", "confidence", "max_matches", "min_per_pairing", "deals"):
         value = getattr(args, flag, None)
         if value is not None:
             words += [f"--{flag.replace('_', '-')}", str(value)]
@@ -328,14 +331,18 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
     scheduled = cfg.max_matches if cfg.schedule == "adaptive" else len(runner.schedule(cfg))  # issue 17: the cap
     t = existing or store.create(cfg.name, stored, scheduled,
                                  [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
-    from harness.tournament.executor import InProcess, Workers, workers_for
+    from harness.tournament.executor import Executor, InProcess, Workers, workers_for
 
     # issue 18: worker processes, each with its own arena and bots, unless a remote entrant dials this one
     n_workers = workers_for(cfg.workers, cfg.concurrency, any(e.remote is not None for e in cfg.entrants))
-    executor: InProcess | Workers | None = None
+    executor: Executor | None = None
     try:
         try:
-            if n_workers == 1:
+            if cfg.cluster is not None:  # issue 15: Ray is imported only here
+                from harness.tournament.cluster import Ray
+
+                executor = Ray(cfg.cluster)
+            elif n_workers == 1:
                 await bots.start(cfg.game)
                 executor = InProcess(bots.seat, _play_match(strict), bots.crashes, cfg.concurrency)
             else:
@@ -349,12 +356,17 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
         if isinstance(executor, Workers):
             console.print(f"[dim]{len(executor.labels())} worker processes, each with its own arena and bots: "
                           f"{', '.join(executor.labels())}[/]", highlight=False)
+        elif cfg.cluster is not None:
+            nodes: list[str] = getattr(executor, "labels", list)()
+            console.print(f"[dim]Ray cluster at {cfg.cluster.address}: {plural(executor.capacity // 2, 'match slot')} on "
+                          f"{plural(len(nodes), 'node')} ({', '.join(nodes)}), each slot with its own arena and bots[/]",
+                          highlight=False)
         remotes = remote_lines(bots)
         for line in remotes:  # issue 14: the remote bots' owners need these to connect
             console.print(line, highlight=False, markup=False, soft_wrap=True)
         view = _View(store, t, len(store.done(t.id)))
         view.remotes = remotes
-        if isinstance(executor, Workers):
+        if isinstance(executor, Workers) or cfg.cluster is not None:
             view.workers = executor
         stop = asyncio.Event()
         work = asyncio.ensure_future(runner.run(cfg, store, t, stop=stop, on_result=view.add, executor=executor))
@@ -389,6 +401,8 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
         finally:
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(sig)
+        if cfg.cluster is not None:  # issue 15: where the matches were played
+            console.print(f"[dim]{worker_line(executor)}[/]", highlight=False)
     finally:
         if executor is not None:
             await executor.close()
@@ -401,7 +415,9 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
 def worker_line(workers: Any) -> str:
     """The worker processes in use and the matches each has played (issue 18)."""
     use = workers.usage()
-    return f"{len(use)} worker processes: " + ", ".join(f"{label} {n} matches" for label, n in use.items())
+    note = getattr(workers, "note", "")
+    return f"{len(use)} {getattr(workers, 'kind', 'worker processes')}: " + \
+        ", ".join(f"{label} {n} matches" for label, n in use.items()) + (f" — {note}" if note else "")
 
 
 def remote_lines(bots: runner.Bots) -> list[str]:

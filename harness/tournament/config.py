@@ -37,6 +37,14 @@ A config file looks like::
     sandbox = "bwrap"        # "bwrap" (bubblewrap) or "none"; default: bwrap where it works
     # 0 or false switches a limit off (not poll_s, not sandbox); a key left out keeps its default.
 
+    [cluster]                # optional (issue 15): play the matches on a Ray cluster (pip install -e '.[ray]')
+    engine = "ray"           # "ray" (the default with this table), or "local" (this machine)
+    address = "auto"         # "auto" (this machine's cluster), "local" (a private one), "ray://HOST:PORT"
+    working_dir = "."        # shipped to every node; the bots' relative commands run there (default ".")
+    excludes = ["data/"]     # not shipped (gitignore patterns; .git, .venv, __pycache__, out and db never are)
+    match_cpus = 1           # CPUs one match takes on a node (default 1)
+    matches = 8              # matches at once across the cluster (default: its CPUs / match_cpus)
+
     [[entrant]]
     name = "greedy"
     command = "python sample_bots/greedy_bot.py"
@@ -66,7 +74,9 @@ from harness.games import registry
 from harness.names import RULE, valid_name
 
 TOP_KEYS = {"name", "game", "partners", "duplicate", "rounds", "seed", "concurrency", "workers", "db", "out", "time", "rules", "limits", "entrant",
-            "schedule", "confidence", "max_matches", "min_per_pairing", "deals"}
+            "schedule", "confidence", "max_matches", "min_per_pairing", "deals", "cluster"}
+CLUSTER_KEYS = {"engine", "address", "working_dir", "excludes", "match_cpus", "matches"}
+ENGINES = ("local", "ray")
 DUPLICATE = ("auto", "trusted", "off")
 SCHEDULES = ("round_robin", "adaptive")
 ADAPTIVE_KEYS = ("confidence", "max_matches", "min_per_pairing")  # only with schedule = "adaptive"
@@ -115,6 +125,17 @@ class EntrantSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Cluster:
+    """Where the matches run when not on this machine (issue 15): a Ray cluster."""
+
+    address: str = "auto"  # "auto", "local", "ray://HOST:PORT" or HOST:PORT
+    working_dir: Path = Path(".")  # shipped to every node (Ray's runtime environment); bots run there
+    excludes: tuple[str, ...] = ()  # gitignore patterns left out of the shipment, besides the fixed ones
+    match_cpus: float = 1.0  # CPUs one match reserves on its node
+    matches: int | None = None  # matches at once; None: the cluster's CPUs / match_cpus
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentConfig:
     name: str
     entrants: tuple[EntrantSpec, ...]
@@ -138,6 +159,7 @@ class TournamentConfig:
     min_per_pairing: int = 2  # adaptive: full round robins first
     hello_s: float | None = None  # start-up limit for Hello; None: 10 s for commands, 300 s for remote bots
     book: Book | None = None  # a deal book (`deals = "FILE"`): units play its seeds in order (harness.deals)
+    cluster: Cluster | None = None  # a Ray cluster plays the matches (issue 15); not part of identity()
 
     @property
     def seats(self) -> int:
@@ -238,6 +260,7 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
         schedule=data.get("schedule", "round_robin"),
         **{k: data[k] for k in ADAPTIVE_KEYS if k in data},
         deals=data.get("deals"),
+        cluster=cluster_of(_table(data, "cluster", "'cluster' must be a table (engine, address, ...)")),
     )
 
 
@@ -247,7 +270,7 @@ def from_flags(
     rules: Sequence[str] = (), limits: Sequence[str] = (), db: str | None = None, out: str | None = None,
     partners: str | None = None, duplicate: str = "auto", hello_s: float | None = None,
     schedule: str = "round_robin", confidence: Any = None, max_matches: Any = None, min_per_pairing: Any = None,
-    deals: str | None = None, workers: int | None = None,
+    deals: str | None = None, workers: int | None = None, cluster: Cluster | None = None,
 ) -> TournamentConfig:
     """A config from ``--bot NAME=COMMAND`` flags, ``--limit NAME=VALUE`` flags and the other options."""
     specs = []
@@ -271,7 +294,7 @@ def from_flags(
     return build(name=name, game=game, partners=partners, duplicate=duplicate, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
                  move_s=move_s, bank_s=bank_s, rules=parsed, limits=given, db=db, out=out, hello_s=hello_s,
                  schedule=schedule, confidence=confidence, max_matches=max_matches, min_per_pairing=min_per_pairing,
-                 deals=deals, workers=workers)
+                 deals=deals, workers=workers, cluster=cluster)
 
 
 def entrant(name: str, command: Any) -> EntrantSpec:
@@ -299,7 +322,7 @@ def build(
     partners: Any = None, duplicate: Any = "auto",
     limits: Limits | Mapping[str, Any] | None = None, hello_s: Any = None,
     schedule: Any = "round_robin", confidence: Any = None, max_matches: Any = None, min_per_pairing: Any = None,
-    deals: Any = None, workers: Any = None,
+    deals: Any = None, workers: Any = None, cluster: Cluster | None = None,
 ) -> TournamentConfig:
     """Check every value and make the config. ``deals``: a deal book's path (or a loaded :class:`Book`)."""
     if not isinstance(name, str) or not valid_name(name):
@@ -337,6 +360,9 @@ def build(
     needed = seats // 2 if partners == "self" else seats
     if len(entrants) < needed:
         raise ConfigError(f"a tournament of {game} needs at least {needed} entrants (got {len(entrants)})")
+    if cluster is not None and any(e.remote is not None for e in entrants):
+        raise ConfigError("a remote entrant dials this machine's arena: it cannot play on a Ray cluster "
+                          "([cluster] or --ray)")
     if not isinstance(limits, Limits):
         limits = limits_of(limits or {})
     out_dir = _path("out", out) or Path("results")
@@ -345,8 +371,47 @@ def build(
         name=name, entrants=tuple(entrants), rounds=rounds, seed=seed, concurrency=concurrency, workers=workers,
         move_s=move_s, bank_s=bank_s, rules=parsed_rules, limits=limits,
         db=_path("db", db) or out_dir / "arena.db", out=out_dir, game=game, partners=partners or "",
-        duplicate=duplicate, seed_set=seed_set, hello_s=hello_s, **adaptive, book=_book(deals),
+        duplicate=duplicate, seed_set=seed_set, hello_s=hello_s, **adaptive, book=_book(deals), cluster=cluster,
     )
+
+
+def cluster_of(values: Mapping[str, Any]) -> Cluster | None:
+    """The ``[cluster]`` table (issue 15); None when it is absent or says ``engine = "local"``."""
+    _no_unknown(values, CLUSTER_KEYS, "[cluster]")
+    if not values:
+        return None
+    engine = values.get("engine", "ray")  # a [cluster] table without an engine means Ray
+    if engine not in ENGINES:
+        raise ConfigError(f"bad value '{show(engine)}' for cluster engine (expected one of: {', '.join(ENGINES)})")
+    if engine == "local":
+        extra = sorted(set(values) - {"engine"})
+        if extra:
+            raise ConfigError(f"[cluster] {extra[0]} is for engine = \"ray\" (the engine is local)")
+        return None
+    excludes = values.get("excludes", [])
+    if not isinstance(excludes, list) or not all(isinstance(x, str) and x.strip() and "\x00" not in x for x in excludes):
+        raise ConfigError(f"bad value '{show(excludes)}' for cluster excludes (expected a list of path patterns)")
+    cpus = values.get("match_cpus", 1)
+    if isinstance(cpus, bool) or not isinstance(cpus, (int, float)) or not 0.01 <= cpus <= 1024:
+        raise ConfigError(f"bad value '{show(cpus)}' for cluster match_cpus (expected a number from 0.01 to 1024)")
+    matches = values.get("matches")
+    return Cluster(address=ray_address(values.get("address", "auto")),
+                   working_dir=_path("cluster working_dir", values.get("working_dir", ".")) or Path("."),
+                   excludes=tuple(x.strip() for x in excludes), match_cpus=float(cpus),
+                   matches=None if matches is None else _int("cluster matches", matches, 1, 100_000))
+
+
+def ray_address(value: Any) -> str:
+    """A Ray address as ``--ray`` and ``[cluster] address`` take it: auto, local, ray://HOST:PORT or HOST:PORT."""
+    if not isinstance(value, str) or not value.strip() or any(c.isspace() or not c.isprintable() for c in value.strip()):
+        raise ConfigError(f"bad Ray address '{show(value)}' (expected auto, local, ray://HOST:PORT or HOST:PORT)")
+    value = value.strip()
+    if value in ("auto", "local"):
+        return value
+    host, sep, port = value.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"bad Ray address '{show(value)}' (expected auto, local, ray://HOST:PORT or HOST:PORT)")
+    return value
 
 
 def _book(deals: Any) -> Book | None:

@@ -69,6 +69,7 @@ class Job:
     log_dir: Path | None = None  # bots' logs; a worker process writes under log_dir/worker-N/
     strict: bool = False  # a bot's reported error is a forfeit
     slots: int = 1  # matches at once in one process
+    private: tuple[str, ...] = ()  # hidden from sandboxed bots in every process (sandbox.keep_private: out, db)
 
 
 @dataclass(frozen=True)
@@ -247,6 +248,15 @@ async def read_frame(reader: asyncio.StreamReader) -> Any:
         return None
 
 
+def summed(counts: Sequence[dict[str, int]]) -> dict[str, int]:
+    """Crash counts by entrant, summed over processes (live ones and those gone)."""
+    out: dict[str, int] = {}
+    for one in counts:
+        for name, c in one.items():
+            out[name] = out.get(name, 0) + c
+    return out
+
+
 def cores() -> int:
     """The CPUs this process may run on."""
     try:
@@ -353,11 +363,7 @@ class Workers:
             self._send(w, ("cancel",))
 
     def crashes(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for counts in [*self._gone.values(), *(w.crashes for w in self._procs)]:
-            for name, c in counts.items():
-                out[name] = out.get(name, 0) + c
-        return out
+        return summed([*self._gone.values(), *(w.crashes for w in self._procs)])
 
     def usage(self) -> dict[str, int]:
         return {w.label: w.done for w in self._procs}
@@ -392,6 +398,7 @@ def workers_for(requested: int, concurrency: int, remote: bool) -> int:
 
 def job_of(entrants: Sequence[EntrantSpec], game: str, rules: dict[str, Any], clock: Clock, limits: Limits,
            per_leg: bool, hello_s: float, record_dir: Path, log_dir: Path | None, strict: bool = False,
-           slots: int = 1) -> Job:
+           slots: int = 1, private: Sequence[Path] = ()) -> Job:
     return Job(tuple(entrants), game, rules, clock, limits, per_leg, hello_s, Path(record_dir).absolute(),
-               None if log_dir is None else Path(log_dir).absolute(), strict, slots)
+               None if log_dir is None else Path(log_dir).absolute(), strict, slots,
+               tuple(str(Path(p).absolute()) for p in private))

@@ -348,7 +348,7 @@ def job_of(cfg: TournamentConfig, t: Tournament, strict: bool = False) -> Job:
 
     return make(cfg.entrants, cfg.game, registry.get(cfg.game).rules_map(cfg.rules), clock_of(cfg), cfg.limits,
                 legs_policy(cfg).per_leg, cfg.hello_s or 10.0, record_dir(cfg, t), cfg.out / cfg.name / "logs",
-                strict, cfg.concurrency)
+                strict, cfg.concurrency, private=(cfg.out, cfg.db.parent))
 
 
 def void_half_pairs(store: Store, tournament: Tournament, cfg: TournamentConfig | None = None) -> int:

@@ -56,6 +56,9 @@ async def serve(out: Any) -> None:
         return
     _, job, label = first
     assert isinstance(job, Job)
+    from harness.arena.sandbox import keep_private
+
+    keep_private(*job.private)  # issue 11: the out and db directories stay empty for this process's bots too
     bots = Bots(job.entrants, hello_s=job.hello_s, limits=job.limits, per_leg=job.per_leg, log_dir=job.log_dir)
     tasks: set[asyncio.Task[None]] = set()
     try:
