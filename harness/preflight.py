@@ -122,13 +122,14 @@ class Held:
             self.fd = -1
 
 
-def hold(path: str | Path, what: str = "league database") -> Held:
-    """Take the one-server lock of the database at ``path`` (a sidecar ``PATH.lock`` holding the pid of
-    the server); PreflightError when another live process holds it (issue 14: a second league server
-    on one database is refused)."""
+def hold(path: str | Path, what: str = "league database", lock: Path | None = None,
+         refusal: str = "{what} '{path}' is already being served{by}; stop that server first, or use another --db") -> Held:
+    """Take the one-server lock of the database at ``path`` (a sidecar ``PATH.lock``, or ``lock``, holding
+    the pid of the server); PreflightError with ``refusal`` when another live process holds it (issue 14:
+    a second league server on one database is refused; a tournament is run by one process at a time)."""
     import fcntl
 
-    lock = Path(f"{path}.lock")
+    lock = lock or Path(f"{path}.lock")
     lock.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
@@ -137,11 +138,28 @@ def hold(path: str | Path, what: str = "league database") -> Held:
         other = os.pread(fd, 32, 0).decode(errors="replace").strip()
         os.close(fd)
         by = f" by process {other}" if other.isdigit() else ""
-        raise PreflightError(f"{what} '{path}' is already being served{by}; stop that server first, or use "
-                             "another --db") from None
+        raise PreflightError(refusal.format(what=what, path=path, by=by)) from None
     os.ftruncate(fd, 0)
     os.pwrite(fd, str(os.getpid()).encode(), 0)
     return Held(fd)
+
+
+def holder(lock: Path) -> int | None:
+    """The pid of the live process holding the lock file ``lock`` (see :func:`hold`), or None."""
+    import fcntl
+
+    try:
+        fd = os.open(lock, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return None
+    except OSError:
+        pid = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        return int(pid) if pid.isdigit() else 0
+    finally:
+        os.close(fd)
 
 
 def _show(value: object, width: int = 60) -> str:

@@ -410,8 +410,9 @@ runpy.run_path("sample_bots/random_bot.py", run_name="__main__")
 
 
 def test_a_run_killed_while_its_bots_start_resumes_and_one_whose_bots_fail_leaves_no_tournament(tmp_path: Path) -> None:
-    """The tournament is recorded before its bots start: killed then (SIGKILL), it is listed as not
-    started and --resume plays it; a run whose bot cannot start leaves the name free."""
+    """The tournament is recorded before its bots start: while they start it is listed as running and a
+    second run of it is refused; killed then (SIGKILL), it is listed as not started and --resume plays
+    it; a run whose bot cannot start leaves the name free."""
     mark = f"gate-{os.getpid()}"
     (tmp_path / "gate.py").write_text(GATE_BOT)
     (tmp_path / "hold").write_text("")
@@ -421,7 +422,12 @@ def test_a_run_killed_while_its_bots_start_resumes_and_one_whose_bots_fail_leave
            "--out", str(tmp_path)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=_env(mark), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_for("the tournament's row", lambda: "gated" in arena("tournaments", "--db", str(db)).stdout)
+        wait_for("the tournament's row, running",
+                 lambda: re.search(r"gated\s+sixtysix\s+running\s+0/2", arena("tournaments", "--db", str(db)).stdout))
+        twice = arena(*cmd[3:], "--resume", mark=mark)  # a second writer would play its matches again
+        assert twice.returncode == 2
+        assert one_line(twice.stderr) == f"arena: tournament 'gated' in '{db}' is running by process {proc.pid}; " \
+                                         "stop it (Ctrl-C) before resuming it"
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=LONG)
     finally:

@@ -209,6 +209,21 @@ def test_table_games_play_the_same_on_ray(cluster: Any, tmp_path: Path, game: st
     assert _board(tmp_path / "ray") == _board(tmp_path / "local")
 
 
+def test_a_crashing_bot_on_ray_is_a_forfeit_not_a_retry(cluster: Any, tmp_path: Path) -> None:
+    bots = {"crasher": "python tests/adversaries/adversary.py exit --at=3", "random": RANDOM}
+    r = _run(tmp_path, "--rounds", "2", "--ray", cluster.address, bots=bots)
+    con = sqlite3.connect(tmp_path / "arena.db")
+    try:
+        rows = list(con.execute("SELECT match_id, cause, offender, detail FROM matches ORDER BY seq"))
+    finally:
+        con.close()
+    assert [m for m, *_ in rows] == [p.match_id for p in round_robin(list(bots), 2, 42)]  # each once
+    seats = {p.match_id: p.players for p in round_robin(list(bots), 2, 42)}
+    assert all(c == "crash" and seats[m][o] == "crasher" and "status 9" in d for m, c, o, d in rows), rows
+    assert "died" not in r.stderr  # the slots lived on: a bot's crash is the bot's
+    assert not _wait_no_bots()
+
+
 def test_ray_client_address_plays_the_same_tournament(cluster: Any, local: Path, tmp_path: Path) -> None:
     port = cluster.client_port
     r = _run(tmp_path, "--rounds", "2", "--ray", f"ray://127.0.0.1:{port}")

@@ -312,6 +312,31 @@ class _View:
 
 async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament | None, console: Console,
                       resume: str, strict: bool = False) -> int:
+    held = None if existing is None else running(cfg.db, existing)  # before anything of it changes
+    try:
+        return await _run_held(cfg, store, existing, console, resume, strict)
+    finally:
+        if held is not None:
+            held.close()
+
+
+def run_lock(db: Path, tid: int) -> Path:
+    """The lock file a process running tournament ``tid`` of ``db`` holds (``arena tournaments``: running)."""
+    return Path(f"{db}.tournament-{tid}.lock")
+
+
+def running(db: Path, t: Tournament) -> preflight.Held:
+    """Hold tournament ``t``'s run lock; StartError in one line when another process runs it (two writers
+    of one tournament would play its pending matches twice)."""
+    try:
+        return preflight.hold(db, lock=run_lock(db, t.id), refusal=f"tournament '{t.name}' in '{db}' is running"
+                              "{by}; stop it (Ctrl-C) before resuming it")
+    except preflight.PreflightError as e:
+        raise runner.StartError(str(e)) from None
+
+
+async def _run_held(cfg: TournamentConfig, store: Store, existing: Tournament | None, console: Console,
+                    resume: str, strict: bool = False) -> int:
     if existing is not None:
         voided = runner.void_half_pairs(store, existing, cfg)
         if voided:
@@ -331,6 +356,16 @@ async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament 
     scheduled = cfg.max_matches if cfg.schedule == "adaptive" else len(runner.schedule(cfg))  # issue 17: the cap
     t = existing or store.create(cfg.name, stored, scheduled,
                                  [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
+    held = running(cfg.db, t) if existing is None else None
+    try:
+        return await _play(cfg, store, t, existing, console, resume, strict, policy, bots)
+    finally:
+        if held is not None:
+            held.close()
+
+
+async def _play(cfg: TournamentConfig, store: Store, t: Tournament, existing: Tournament | None, console: Console,
+                resume: str, strict: bool, policy: runner.LegsPolicy, bots: runner.Bots) -> int:
     from harness.tournament.executor import Executor, InProcess, Workers, workers_for
 
     # issue 18: worker processes, each with its own arena and bots, unless a remote entrant dials this one
@@ -530,11 +565,12 @@ def cmd_tournaments(args: argparse.Namespace) -> int:
     if not rows:
         console.print(f"no tournaments in '{args.db}'", highlight=False)
         return 0
-    console.print(tournaments_table(rows, Path(args.db)))
+    live = {t.id for t, _, _ in rows if not t.finished and preflight.holder(run_lock(Path(args.db), t.id)) is not None}
+    console.print(tournaments_table(rows, Path(args.db), live))
     return 0
 
 
-def tournaments_table(rows: list[tuple[Tournament, int, str | None]], db: Path) -> Any:
+def tournaments_table(rows: list[tuple[Tournament, int, str | None]], db: Path, live: frozenset[int] | set[int] = frozenset()) -> Any:
     """The rich table of :func:`cmd_tournaments` (a pure function of the store's summaries)."""
     from rich import box
     from rich.table import Table
@@ -544,7 +580,8 @@ def tournaments_table(rows: list[tuple[Tournament, int, str | None]], db: Path) 
                           ("matches", "right"), ("created", "left"), ("last match", "left")):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for t, recorded, last in rows:
-        status = "finished" if t.finished else ("not started" if recorded == 0 else "stopped")
+        status = "finished" if t.finished else "running" if t.id in live else \
+            ("not started" if recorded == 0 else "stopped")
         table.add_row(str(t.id), t.name, t.game, status, f"{recorded}/{t.scheduled}", _when(t.created), _when(last))
     return table
 
