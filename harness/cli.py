@@ -209,6 +209,9 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, metavar="N",
                    help="worker processes sharing the matches, each with its own arena and bots (default: the "
                         "config's workers, else cores; 1, or any remote entrant: all in this process)")
+    p.add_argument("--listen", metavar="HOST:PORT",
+                   help="where the arena listens for remote entrants (remote:NAME), e.g. 0.0.0.0:50051 for bots on "
+                        "other machines (default: 127.0.0.1:0, a free port on this machine only)")
     p.add_argument("--ray", metavar="ADDRESS",
                    help="play the matches on a Ray cluster (issue 15; pip install -e '.[ray]'): auto (this machine's "
                         "cluster), local (a private one for this run), ray://HOST:PORT (default: the config's "

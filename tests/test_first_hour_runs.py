@@ -112,18 +112,28 @@ def write_config(path: Path, name: str, entrants: dict[str, str], **time_: float
 # -- item 1: remote entrants in a tournament -------------------------------------------------------
 
 
-def test_a_remote_entrant_is_told_its_address_and_token_and_plays_with_them(tmp_path: Path) -> None:
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize("listen", [False, True])
+def test_a_remote_entrant_is_told_its_address_and_token_and_plays_with_them(tmp_path: Path, listen: bool) -> None:
     """The README's config with `remote:alice`: the arena prints the address and token at the start;
-    a bot started by hand with them plays every match of alice (none is a forfeit)."""
+    a bot started by hand with them plays every match of alice (none is a forfeit). With --listen, the
+    arena listens (and the line says) where it was told."""
     mark = f"remote-{os.getpid()}"
     cfg = write_config(tmp_path / "club.toml", "club", {"greedy": GREEDY, "alice": "remote:alice"}, hello=300)
+    where = f"127.0.0.1:{_free_port()}" if listen else None
     proc = subprocess.Popen([PY, "-m", "harness.cli", "tournament", str(cfg), "--db", str(tmp_path / "arena.db"),
-                             "--out", str(tmp_path)], cwd=ROOT, env=_env(mark), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                             "--out", str(tmp_path), *(["--listen", where] if where else [])], cwd=ROOT,
+                            env=_env(mark), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     bot = None
     try:
         m = Lines(proc).until(r"remote entrant alice: start it with ARENA_ADDRESS=(\S+) ARENA_TOKEN=(\S+) "
                               r"\(each match waits 300 s for it\)")
+        assert where is None or m.group(1) == where
         bot = subprocess.Popen([PY, "sample_bots/random_bot.py"], cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL,
                                env={**_env(mark), "ARENA_ADDRESS": m.group(1), "ARENA_TOKEN": m.group(2)})
@@ -138,6 +148,19 @@ def test_a_remote_entrant_is_told_its_address_and_token_and_plays_with_them(tmp_
     assert alice["played"] == 2 and not any(alice["failures"].values()), alice
     assert set(causes(tmp_path / "arena.db").values()) == {"normal"}
     assert not _wait_gone(mark)
+
+
+def test_listen_is_checked_in_one_line(tmp_path: Path) -> None:
+    bots = ["--bot", f"g={GREEDY}", "--db", str(tmp_path / "a.db"), "--out", str(tmp_path)]
+    alone = arena("tournament", *bots, "--bot", f"r={RANDOM}", "--listen", "127.0.0.1:5")
+    assert alone.returncode == 2 and "--listen is for remote entrants" in one_line(alone.stderr)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = arena("tournament", *bots, "--bot", "a=remote:alice", "--listen", f"127.0.0.1:{port}")
+    assert busy.returncode == 2 and one_line(busy.stderr) == f"arena: port {port} is in use"
+    assert not (tmp_path / "a.db").exists() or recorded(tmp_path / "a.db") == []
 
 
 HELLO = 15  # the wait for the absent remote bot; also the command bot's start-up limit, so not tiny

@@ -122,7 +122,7 @@ def resume_command(args: argparse.Namespace) -> str:
     for b in args.bot or []:
         words += ["--bot", b]
     for flag in ("name", "game", "partners", "duplicate", "rounds", "seed", "move_time", "time_bank", "hello_time",
-                 "concurrency", "workers", "ray", "db", "out", "confidence", "max_matches", "min_per_pairing", "deals"):
+                 "concurrency", "workers", "ray", "listen", "db", "out", "confidence", "max_matches", "min_per_pairing", "deals"):
         value = getattr(args, flag, None)
         if value is not None:
             words += [f"--{flag.replace('_', '-')}", str(value)]
@@ -161,6 +161,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         cfg = config_from_args(args)
         preflight.check_bots(((e.name, e.label) for e in cfg.entrants), what="entrant")
+        listen = getattr(args, "listen", None) or "127.0.0.1:0"
+        if listen != "127.0.0.1:0" and not any(e.remote is not None for e in cfg.entrants):
+            raise ConfigError("--listen is for remote entrants (remote:NAME); spawned bots reach the arena "
+                              "on a private unix socket")
+        preflight.check_listen(listen)
     except (ConfigError, preflight.PreflightError) as e:
         return _fail(e)
     if getattr(args, "dry_run", False):
@@ -192,7 +197,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         console = _console()
         return asyncio.run(_tournament(cfg, store, existing, console, resume_command(args),
-                                       strict=getattr(args, "strict", False)))
+                                       strict=getattr(args, "strict", False), listen=listen))
     except (ConfigError, StoreError, runner.StartError) as e:
         return _fail(e)
     finally:
@@ -311,10 +316,10 @@ class _View:
 
 
 async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament | None, console: Console,
-                      resume: str, strict: bool = False) -> int:
+                      resume: str, strict: bool = False, listen: str = "127.0.0.1:0") -> int:
     held = None if existing is None else running(cfg.db, existing)  # before anything of it changes
     try:
-        return await _run_held(cfg, store, existing, console, resume, strict)
+        return await _run_held(cfg, store, existing, console, resume, strict, listen)
     finally:
         if held is not None:
             held.close()
@@ -336,7 +341,7 @@ def running(db: Path, t: Tournament) -> preflight.Held:
 
 
 async def _run_held(cfg: TournamentConfig, store: Store, existing: Tournament | None, console: Console,
-                    resume: str, strict: bool = False) -> int:
+                    resume: str, strict: bool, listen: str) -> int:
     if existing is not None:
         voided = runner.void_half_pairs(store, existing, cfg)
         if voided:
@@ -348,7 +353,8 @@ async def _run_held(cfg: TournamentConfig, store: Store, existing: Tournament | 
     from harness.arena.sandbox import keep_private
     keep_private(cfg.out, cfg.db.parent)  # issue 11: empty for sandboxed bots
     bots = runner.Bots(cfg.entrants, limits=cfg.limits, per_leg=policy.per_leg, hello_s=cfg.hello_s or 10.0,
-                       remote_hello_s=cfg.hello_s, log_dir=cfg.out / cfg.name / "logs")  # issue 14: bots' output
+                       remote_hello_s=cfg.hello_s, log_dir=cfg.out / cfg.name / "logs",  # issue 14: bots' output
+                       listen=listen)
     # The tournament is recorded before its bots start, so a run killed while they start can be
     # resumed (issue 14: --resume of a name that is not there is refused); one whose bots cannot
     # start is removed again, leaving the name free.
@@ -459,6 +465,11 @@ def remote_lines(bots: runner.Bots) -> list[str]:
     """One line per remote entrant: the address and token its bot connects with, and how long each
     match waits for it."""
     address = bots.arena.address if bots.arena is not None else "?"
+    host, _, port = address.rpartition(":")
+    if host.strip("[]") in ("0.0.0.0", "::", ""):  # listening everywhere: the name other machines dial
+        import socket
+
+        address = f"{socket.getfqdn()}:{port}"
     return [f"remote entrant {e.name}: start it with ARENA_ADDRESS={address} ARENA_TOKEN={e.token} "
             f"(each match waits {e.hello_s:g} s for it)" for e in bots.entrants.values() if e.remote_name is not None]
 

@@ -63,8 +63,9 @@ class Bots:
 
     def __init__(self, specs: Sequence[EntrantSpec], hello_s: float = 10.0,
                  limits: Limits | None = Limits(), per_leg: bool = False, remote_hello_s: float | None = None,
-                 log_dir: Path | None = None) -> None:
+                 log_dir: Path | None = None, listen: str = "127.0.0.1:0") -> None:
         self.specs = list(specs)
+        self.listen = listen  # where remote entrants dial (spawned ones use the arena's unix socket)
         self.log_dir = log_dir  # each spawned entrant's stdout and stderr: log_dir/NAME.log (legs: log_dir/leg-N/NAME.log)
         self.hello_s = hello_s
         self.remote_hello_s = remote_hello_s  # None: REMOTE_HELLO_S (harness.arena.entrant)
@@ -94,7 +95,7 @@ class Bots:
         from harness.arena.server import Arena, plays
 
         self.arena = Arena()
-        await self.arena.start("127.0.0.1:0")
+        await self.arena.start(self.listen)
         for s in self.specs:
             self.entrants[s.name] = Entrant(s.name, s.command, s.remote, arena=self.arena,
                                             hello_s=self.remote_hello_s if s.command is None else self.hello_s,
