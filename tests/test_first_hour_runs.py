@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from test_tournament import _env, _leftover, _wait_gone
+from test_tournament import _recorded as recorded
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -73,18 +74,6 @@ class Lines:
             self.seen.append(line)
             if (m := re.search(pattern, line)) is not None:
                 return m
-
-
-def recorded(db: Path) -> list[str]:
-    if not db.exists():
-        return []
-    con = sqlite3.connect(db, timeout=30)
-    try:
-        return [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY seq")]
-    except sqlite3.OperationalError:
-        return []
-    finally:
-        con.close()
 
 
 def causes(db: Path) -> dict[str, str]:

@@ -184,6 +184,9 @@ def local(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_ray_tournament_gives_the_standings_and_records_of_a_local_run(cluster: Any, local: Path,
                                                                          tmp_path: Path) -> None:
+    dry = _run(tmp_path, "--rounds", "2", "--ray", cluster.address, "--dry-run")
+    assert f"Ray cluster at {cluster.address}: ok, every bot said Hello in each of 2 match slots on 2 nodes" \
+        in dry.stdout, dry.stdout
     r = _run(tmp_path, "--rounds", "2", "--ray", cluster.address)
     assert "2 match slots on 2 nodes" in r.stdout, r.stdout[-2000:]
     played = re.search(r"2 Ray nodes: \S+ \(127\.0\.0\.1\) (\d+) matches, \S+ \(127\.0\.0\.1\) (\d+) matches", r.stdout)
@@ -272,6 +275,10 @@ command = "./bots/mine"
 name = "random"
 command = "{sys.executable} {ROOT / 'sample_bots' / 'random_bot.py'}"
 """)
+    dry = subprocess.run([PY, "-m", "harness.cli", "tournament", str(config), "--dry-run"], cwd=work,
+                         env={**_env(), "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=600)
+    assert dry.returncode == 1 and "  mine: ok" in dry.stdout, dry.stdout + dry.stderr  # fine here...
+    assert f"Ray cluster at {cluster.address}: failed: on Ray node" in dry.stdout  # ...not on the nodes
     r = subprocess.run([PY, "-m", "harness.cli", "tournament", str(config)], cwd=work,
                        env={**_env(), "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=600)
     assert r.returncode == 2, r.stdout[-2000:] + r.stderr

@@ -12,6 +12,7 @@ import asyncio
 import os
 import secrets
 import shutil
+import sys
 import signal
 import stat
 from dataclasses import replace
@@ -81,6 +82,19 @@ def test_a_bot_whose_files_lie_under_tmp_runs(tmp_path: Path) -> None:
     home = tmp_path / "mybot"
     shutil.copytree(ROOT / "sample_bots", home / "sample_bots", ignore=shutil.ignore_patterns("node"))
     r, _ = asyncio.run(duel(f"python {home / 'sample_bots' / 'random_bot.py'}", bot("random")))
+    assert r.cause is Cause.NORMAL, r  # type: ignore[attr-defined]
+
+
+@needs_sandbox
+@pytest.mark.parametrize("line", ["#!{python}", "#!/usr/bin/env {python}"])
+def test_a_script_run_by_its_shebang_from_a_relative_path_runs(tmp_path: Path, line: str) -> None:
+    """``./bots/mine`` whose ``#!`` names an interpreter installed under the hidden $HOME (this venv's
+    python links there): its installation is shown, like that of an interpreter named in the command."""
+    (tmp_path / "bots").mkdir()
+    mine = tmp_path / "bots" / "mine"
+    mine.write_text(line.format(python=sys.executable) + "\n" + (ROOT / "sample_bots" / "random_bot.py").read_text())
+    mine.chmod(0o755)
+    r, _ = asyncio.run(duel("./bots/mine", bot("random"), cwd=str(tmp_path)))
     assert r.cause is Cause.NORMAL, r  # type: ignore[attr-defined]
 
 

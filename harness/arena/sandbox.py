@@ -12,7 +12,8 @@ view of ``/`` in which these are empty:
 * ``/run``, except the arena's socket; ``/tmp`` is a private writable tmpfs that vanishes with it.
 
 Still readable: the bot's own files (the directory of its program or script, wherever it lies, even
-under ``/tmp`` or ``$HOME``), its interpreter's installation (``prefix`` of ``prefix/bin/prog``),
+under ``/tmp`` or ``$HOME``), its interpreter's installation (``prefix`` of ``prefix/bin/prog``; for a
+script run directly, that of its ``#!`` interpreter),
 the working directory, and the ``harness`` package itself (its SDK; an editable install's source may
 lie under ``/tmp`` too). Where paths nest, the deeper rule wins; at the same path a private path
 stays empty and the bot's own directory stays visible.
@@ -144,6 +145,24 @@ def _within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
+def shebang(program: str, cwd: str) -> list[str]:
+    """The interpreter named on a script's ``#!`` line (and, for ``#!/usr/bin/env NAME``, NAME on PATH),
+    so that its installation is visible too; [] for anything else."""
+    try:
+        with open(os.path.join(cwd, program), "rb") as f:
+            line = f.readline(512)
+    except OSError:
+        return []
+    words = line[2:].decode("utf-8", "replace").split() if line.startswith(b"#!") else []
+    if not words:
+        return []
+    if os.path.basename(words[0]) == "env":
+        name = next((w for w in words[1:] if not w.startswith("-") and "=" not in w), None)
+        found = shutil.which(name) if name else None
+        return [words[0], *([found] if found else [])]
+    return [words[0]]
+
+
 def command(argv: Sequence[str], *, cwd: str | None, socket: str | None, info_fd: int | None = None) -> list[str]:
     """``argv`` behind bubblewrap as described in this module; ``socket`` is the host path of the
     arena's unix socket (None: none), ``info_fd`` a descriptor bwrap writes its JSON (child pid) to."""
@@ -160,7 +179,8 @@ def command(argv: Sequence[str], *, cwd: str | None, socket: str | None, info_fd
     ops += [(d, 0, "hide") for d in others]
     # the interpreter's installation: the program's, and that of an interpreter named by path in the
     # arguments (``env X=1 /venv/bin/python bot.py``)
-    tools = [program, *(a for a in argv[1:] if "/" in a and not a.startswith("-") and _interpreter(a))]
+    tools = [program, *(a for a in argv[1:] if "/" in a and not a.startswith("-") and _interpreter(a)),
+             *shebang(program, workdir)]  # a script run directly: its #! interpreter's installation too
     roots = [r for t in tools for r in install_roots(t)]
     ops += [(d, 1, "show") for d in [*roots, *own, workdir, HARNESS] if os.path.isdir(d)]
     ops += [(p, 2, "hide") for p in private]

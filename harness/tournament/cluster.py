@@ -128,10 +128,9 @@ class SlotActor:
         self.bots = Bots(job.entrants, hello_s=job.hello_s, limits=job.limits, per_leg=job.per_leg, log_dir=logs)
         try:
             await self.bots.start(job.game)
-        except StartError as e:
-            return SlotReady(self.node, str(e))
         except Exception as e:  # noqa: BLE001 - the driver reports it in one line
-            return SlotReady(self.node, failure(e))
+            await self.bots.close()
+            return SlotReady(self.node, str(e) if isinstance(e, StartError) else failure(e))
         from functools import partial
 
         play = partial(play_match, strict=True) if job.strict else play_match
@@ -222,6 +221,7 @@ class Ray:
         self._stopping = False
         self._closing = False
         self._made = 0
+        self._replacements = 0
         self._calls: set[asyncio.Task[None]] = set()
         self.note = ""  # one line for the live view when the cluster shrinks
 
@@ -237,6 +237,11 @@ class Ray:
             env = runtime_env(self.cluster, job.private)
         except ClusterError as e:
             raise StartError(str(e)) from None
+        from harness.arena.sandbox import resolve
+
+        # every node plays under the sandbox this machine chose (the legs policy counts on it): a node
+        # without bubblewrap then fails its slots' start in one line, instead of running bots unsandboxed
+        job = replace(job, limits=replace(job.limits, sandbox=resolve(job.limits.sandbox)))
         self._ray, self._job = ray, job
         reach(self.cluster.address)
         try:
@@ -324,6 +329,7 @@ class Ray:
             else:
                 self._lose(s, e)
                 self._results.put_nowait(UnitResult(unit.index, worker=s.node, lost=True))
+            self._dispatch()
             return
         s.units.pop(unit.index, None)
         s.crashes = res.crashes
@@ -355,7 +361,8 @@ class Ray:
         self.note = (f"Ray slot on node {s.node} died ({type(e).__name__}); {left} slots left, "
                      "a replacement is asked for")
         print(f"arena: {self.note}", file=sys.stderr)
-        if not self._stopping and not self._closing:
+        if not self._stopping and not self._closing and self._replacements < self.capacity // 2:
+            self._replacements += 1  # at most one per slot started: a cluster that keeps killing them is not fed
             task = asyncio.ensure_future(self._replace())
             self._pending.append(task)
 

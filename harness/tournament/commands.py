@@ -249,9 +249,35 @@ async def dry_run(cfg: TournamentConfig, console: Console) -> int:
     for e in cfg.entrants:
         line = results[e.name] if e.command is not None else "remote: not started here (it connects by itself)"
         console.print(f"  {e.name}: {line}", highlight=False, soft_wrap=True, markup=False)
+    if cfg.cluster is not None and not failed:  # issue 15: and once in every match slot of the cluster
+        failed += not await _dry_run_on_ray(cfg, policy, console)
     console.print("dry run: nothing was played or recorded" + (f"; {plural(failed, 'entrant')} failed" if failed else ""),
                   highlight=False)
     return 1 if failed else 0
+
+
+async def _dry_run_on_ray(cfg: TournamentConfig, policy: runner.LegsPolicy, console: Console) -> bool:
+    """Start every match slot of the Ray cluster with its bots (each says Hello on its node), then stop."""
+    from harness.tournament.cluster import Ray
+    from harness.tournament.executor import job_of
+
+    assert cfg.cluster is not None
+    executor = Ray(cfg.cluster)
+    job = job_of(cfg.entrants, cfg.game, registry.get(cfg.game).rules_map(cfg.rules), runner.clock_of(cfg),
+                 cfg.limits, policy.per_leg, cfg.hello_s or 10.0, cfg.out, None, private=(cfg.out, cfg.db.parent))
+    try:
+        await executor.start(job)
+        nodes = executor.labels()
+        console.print(f"  Ray cluster at {cfg.cluster.address}: ok, every bot said Hello in each of "
+                      f"{plural(executor.capacity // 2, 'match slot')} on {plural(len(nodes), 'node')}",
+                      highlight=False, soft_wrap=True, markup=False)
+        return True
+    except runner.StartError as e:
+        console.print(f"  Ray cluster at {cfg.cluster.address}: failed: {e}", highlight=False, soft_wrap=True,
+                      markup=False)
+        return False
+    finally:
+        await executor.close()
 
 
 class _Rate(ProgressColumn):
