@@ -259,6 +259,7 @@ def test_a_command_missing_on_the_nodes_is_refused_before_the_first_match(cluste
     bot = work / "bots" / "mine"
     bot.write_text(f"#!{sys.executable}\n" + (ROOT / "sample_bots" / "random_bot.py").read_text())
     bot.chmod(0o755)
+    (work / "bots" / "notes.txt").write_text("shipped\n")
     config = work / "t.toml"
     config.write_text(f"""
 name = "missing"
@@ -267,7 +268,7 @@ out = "{tmp_path / 'out'}"
 [cluster]
 address = "{cluster.address}"
 working_dir = "{work}"
-excludes = ["bots/mine"]   # there on this machine, not shipped to the nodes
+files = ["bots/notes.txt"]   # only this is shipped: bots/mine is there on this machine, not on the nodes
 [[entrant]]
 name = "mine"
 command = "./bots/mine"
@@ -332,9 +333,25 @@ def test_ray_settings_are_checked_in_one_line() -> None:
             cfgmod.cluster_of(table)
     assert cfgmod.cluster_of({}) is None and cfgmod.cluster_of({"engine": "local"}) is None
     c = cfgmod.cluster_of({"address": "ray://10.0.0.5:10001", "match_cpus": 2, "matches": 8})
-    assert c == cfgmod.Cluster("ray://10.0.0.5:10001", Path("."), (), 2.0, 8)
+    assert c == cfgmod.Cluster(address="ray://10.0.0.5:10001", match_cpus=2.0, matches=8)
     with pytest.raises(cfgmod.ConfigError, match="remote entrant"):
         cfgmod.from_flags(["a=remote:a", "b=python b.py"], cluster=cfgmod.Cluster())
+
+
+def test_what_is_shipped_to_the_nodes(tmp_path: Path) -> None:
+    from harness.tournament.cluster import ClusterError, only, runtime_env
+
+    for path in ("bots/a/bot.py", "bots/a/weights.bin", "bots/b/bot.py", "data/big.csv", "README", "out/arena.db"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("x")
+    assert only(tmp_path, ("bots/a",)) == ["/README", "/bots/b", "/data", "/out"]
+    assert only(tmp_path, ("bots/a/bot.py", "README")) == ["/bots/a/weights.bin", "/bots/b", "/data", "/out"]
+    assert only(tmp_path, (".",)) == []
+    with pytest.raises(ClusterError, match="cluster files: 'nope' is not in the working directory"):
+        only(tmp_path, ("nope",))
+    env = runtime_env(cfgmod.Cluster(working_dir=tmp_path, excludes=("data/",)), private=(str(tmp_path / "out"),))
+    assert env["working_dir"] == str(tmp_path) and {".git", ".venv", "/out", "data/"} <= set(env["excludes"])
+    assert env["py_modules"] == [str(ROOT / "harness")]  # the driver's arena, on every node
 
 
 def _cli(*args: str, cwd: Path = ROOT, block_ray: bool = False) -> subprocess.CompletedProcess[str]:

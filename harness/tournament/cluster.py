@@ -37,7 +37,7 @@ from harness.tournament.executor import Job, Unit, UnitPlayer, UnitResult, failu
 
 INSTALL = "Ray is not installed: pip install -e '.[ray]' (or pip install 'ray>=2.9'), on every node"
 HARNESS = str(Path(__file__).resolve().parents[1])  # this package, shipped to the nodes
-NEVER_SHIPPED = (".git", ".venv", "venv", "__pycache__", "*.pyc", ".mypy_cache", ".pytest_cache", "results")
+NEVER_SHIPPED = (".git", ".venv", "venv", "__pycache__", "*.pyc", ".mypy_cache", ".pytest_cache", "/results")
 
 
 class ClusterError(Exception):
@@ -77,6 +77,32 @@ def reach(address: str, timeout: float = 10.0) -> None:
         raise StartError(f"cannot reach the Ray cluster at '{address}': {e.strerror or e}") from None
 
 
+def only(wd: Path, files: tuple[str, ...]) -> list[str]:
+    """Exclude patterns (anchored at ``wd``) that leave only ``files`` (paths under ``wd``, files or whole
+    directories) and the directories leading to them; ClusterError names one that is not there."""
+    keep: set[tuple[str, ...]] = set()
+    for f in files:
+        path = (wd / f).resolve()
+        if not path.exists() or not path.is_relative_to(wd):
+            raise ClusterError(f"cluster files: '{f}' is not in the working directory '{wd}'")
+        keep.add(path.relative_to(wd).parts)
+    out: list[str] = []
+
+    def walk(d: Path, prefix: tuple[str, ...]) -> None:
+        for child in sorted(d.iterdir()):
+            parts = (*prefix, child.name)
+            if parts in keep or any(parts[:len(k)] == k for k in keep):
+                continue  # kept, or inside a kept directory
+            if child.is_dir() and not child.is_symlink() and any(k[:len(parts)] == parts for k in keep):
+                walk(child, parts)  # on the way to a kept path
+            else:
+                out.append("/" + "/".join(parts))
+
+    if () not in keep:
+        walk(wd, ())
+    return out
+
+
 def runtime_env(cluster: Cluster, private: tuple[str, ...] = ()) -> dict[str, Any]:
     """What every node gets: the working directory (without the never-shipped paths, the ``private``
     ones under it and the config's ``excludes``) and this ``harness`` package."""
@@ -89,6 +115,8 @@ def runtime_env(cluster: Cluster, private: tuple[str, ...] = ()) -> dict[str, An
         if rel.is_relative_to(wd) and rel != wd:
             excludes.append("/" + rel.relative_to(wd).as_posix())
     excludes += list(cluster.excludes)
+    if cluster.files:
+        excludes += only(wd, cluster.files)
     return {"working_dir": str(wd), "excludes": excludes,
             "py_modules": [HARNESS], "env_vars": {"PYTHONUNBUFFERED": "1"}}
 

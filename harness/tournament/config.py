@@ -41,6 +41,7 @@ A config file looks like::
     engine = "ray"           # "ray" (the default with this table), or "local" (this machine)
     address = "auto"         # "auto" (this machine's cluster), "local" (a private one), "ray://HOST:PORT"
     working_dir = "."        # shipped to every node; the bots' relative commands run there (default ".")
+    files = ["bots/"]        # optional: ship only these paths of working_dir (default: all of it)
     excludes = ["data/"]     # not shipped (gitignore patterns; .git, .venv, __pycache__, out and db never are)
     match_cpus = 1           # CPUs one match takes on a node (default 1)
     matches = 8              # matches at once across the cluster (default: its CPUs / match_cpus)
@@ -75,7 +76,7 @@ from harness.names import RULE, valid_name
 
 TOP_KEYS = {"name", "game", "partners", "duplicate", "rounds", "seed", "concurrency", "workers", "db", "out", "time", "rules", "limits", "entrant",
             "schedule", "confidence", "max_matches", "min_per_pairing", "deals", "cluster"}
-CLUSTER_KEYS = {"engine", "address", "working_dir", "excludes", "match_cpus", "matches"}
+CLUSTER_KEYS = {"engine", "address", "working_dir", "files", "excludes", "match_cpus", "matches"}
 ENGINES = ("local", "ray")
 DUPLICATE = ("auto", "trusted", "off")
 SCHEDULES = ("round_robin", "adaptive")
@@ -131,6 +132,7 @@ class Cluster:
     address: str = "auto"  # "auto", "local", "ray://HOST:PORT" or HOST:PORT
     working_dir: Path = Path(".")  # shipped to every node (Ray's runtime environment); bots run there
     excludes: tuple[str, ...] = ()  # gitignore patterns left out of the shipment, besides the fixed ones
+    files: tuple[str, ...] = ()  # when given, only these paths of working_dir are shipped
     match_cpus: float = 1.0  # CPUs one match reserves on its node
     matches: int | None = None  # matches at once; None: the cluster's CPUs / match_cpus
 
@@ -394,11 +396,15 @@ def cluster_of(values: Mapping[str, Any]) -> Cluster | None:
     cpus = values.get("match_cpus", 1)
     if isinstance(cpus, bool) or not isinstance(cpus, (int, float)) or not 0.01 <= cpus <= 1024:
         raise ConfigError(f"bad value '{show(cpus)}' for cluster match_cpus (expected a number from 0.01 to 1024)")
+    files = values.get("files", [])
+    if not isinstance(files, list) or not all(isinstance(x, str) and x.strip() and "\x00" not in x for x in files):
+        raise ConfigError(f"bad value '{show(files)}' for cluster files (expected a list of paths in working_dir)")
     matches = values.get("matches")
     return Cluster(address=ray_address(values.get("address", "auto")),
                    working_dir=_path("cluster working_dir", values.get("working_dir", ".")) or Path("."),
                    excludes=tuple(x.strip() for x in excludes), match_cpus=float(cpus),
-                   matches=None if matches is None else _int("cluster matches", matches, 1, 100_000))
+                   matches=None if matches is None else _int("cluster matches", matches, 1, 100_000),
+                   files=tuple(x.strip() for x in files))
 
 
 def ray_address(value: Any) -> str:
