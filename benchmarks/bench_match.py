@@ -6,10 +6,12 @@
 1. Random-vs-random matches over gRPC with real bot processes (two processes, reused across
    matches, matches played one after another; spawned bots dial the arena's unix socket): decisions/s,
    matches/s, wall µs per decision, and the arena process's CPU per decision (all threads, and its
-   main thread alone: the rest is gRPC's poller thread and the limits' watchdog).
+   main thread alone), split by thread: main, gRPC's poller, gRPC's event engine, the asyncio pool
+   (where the limits' watchdog scans), and threads that ended within the window (read from /proc).
 2. The floor: a bare bidi-stream ping-pong on the same server stack (raw bytes, no reader task,
    no game) alternating between two client processes, with messages of the same sizes as a real
-   DecisionRequest and Reply, over a unix socket and over TCP: wall µs and server CPU µs per ping-pong.
+   DecisionRequest and Reply, over a unix socket and over TCP: wall µs and server CPU µs per ping-pong
+   (split by thread as well).
    The arena is compared with the floor over the transport its spawned bots use (unix).
 3. Timeout overshoot: Session.decide against a bot that sleeps past the limit; overshoot is the
    time the arena saw the timeout minus the limit (median, p99, max; target p99 < 5 ms).
@@ -100,17 +102,69 @@ async def bench_matches(n: int, bot: str, first_seed: int, out: Path) -> dict[st
     await asyncio.gather(a.ensure(), b.ensure())
     decisions = 0
     await play_match((a, b), match_id="warm", seed=10_000, rules=Rules())  # warm-up
+    threads0 = thread_cpu()
     cpu0, th0, t0 = time.process_time(), time.thread_time(), time.perf_counter()
     for i in range(first_seed, first_seed + n):
         r = await play_match((a, b), match_id=f"bench-{i}", seed=i, rules=Rules(), record_dir=out)
         assert r.cause.value == "normal", r
         decisions += r.decisions
     wall, cpu, main = time.perf_counter() - t0, time.process_time() - cpu0, time.thread_time() - th0
+    threads = threads_used(threads0, cpu)
     await asyncio.gather(a.stop(), b.stop())
     await arena.stop()
     waited = sum(ms for i in range(first_seed, first_seed + n) for d in read(out / f"bench-{i}.jsonl")
                  if d["type"] == "deal" for ms in d["ms"]) / 1000
-    return {"decisions": decisions, "wall": wall, "cpu": cpu, "main": main, "matches": n, "waited": waited}
+    return {"decisions": decisions, "wall": wall, "cpu": cpu, "main": main, "matches": n, "waited": waited, **threads}
+
+
+THREADS = {"MainThread": "main", "Thread (_poll_wrapper)": "gRPC poller", "event_engine": "gRPC event engine",
+           "asyncio": "asyncio pool (watchdog scans)"}
+
+
+def threads_used(before: dict[int, tuple[str, float]], cpu: float) -> dict[str, float]:
+    """CPU seconds per kind of thread since ``before`` (:func:`thread_cpu`), as ``thread <label>`` keys;
+    ``thread ended`` is the process's ``cpu`` less the threads still alive (threads that ended in the
+    window: gRPC's event engine starts and ends its own). Empty where /proc is not there."""
+    after = thread_cpu()
+    if not after:
+        return {}
+    out: dict[str, float] = {}
+    for tid, (name, used) in after.items():
+        label = "thread " + THREADS.get(name, "other")
+        out[label] = out.get(label, 0.0) + used - before.get(tid, (name, 0.0))[1]
+    out["thread ended"] = max(0.0, cpu - sum(out.values()))
+    return out
+
+
+def thread_cpu() -> dict[int, tuple[str, float]]:
+    """CPU seconds of each live thread of this process by thread id (from /proc: ``schedstat``, in ns,
+    else ``stat``, in clock ticks), named by its Python name (a pool's number dropped) or else the
+    kernel's; empty where /proc is not there."""
+    import re
+    import threading
+
+    names = {t.native_id: re.sub(r"_\d+$|-\d+(?= \()|-\d+$", "", t.name) for t in threading.enumerate()}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    out = {}
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return {}
+    for t in tids:
+        try:
+            with open(f"/proc/self/task/{t}/comm") as f:
+                comm = f.read().strip()
+            try:
+                with open(f"/proc/self/task/{t}/schedstat", "rb") as f:
+                    used = int(f.read().split()[0]) / 1e9
+            except (OSError, IndexError, ValueError):
+                with open(f"/proc/self/task/{t}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                used = (int(fields[11]) + int(fields[12])) / tick
+        except OSError:
+            continue
+        out[int(t)] = (names.get(int(t), comm), used)
+    return out
 
 
 async def bench_floor(pings: int, req_size: int, rep_size: int, unix: bool) -> dict[str, float]:
@@ -151,18 +205,20 @@ async def _floor(server: Any, address: str, pings: int, req_size: int, rep_size:
     for i in range(200):  # warm-up
         await ctx[i % 2].write(payload)
         await ctx[i % 2].read()
+    threads0 = thread_cpu()
     cpu0, th0, t0 = time.process_time(), time.thread_time(), time.perf_counter()
     for i in range(pings):
         c = ctx[i % 2]
         await c.write(payload)
         await c.read()
     wall, cpu, main = time.perf_counter() - t0, time.process_time() - cpu0, time.thread_time() - th0
+    threads = threads_used(threads0, cpu)
     done.set()
     await asyncio.sleep(0.05)
     for p in procs:
         await p.stop(1.0)
     await server.stop(0.2)
-    return {"decisions": pings, "wall": wall, "cpu": cpu, "main": main}
+    return {"decisions": pings, "wall": wall, "cpu": cpu, "main": main, **threads}
 
 
 async def bench_overshoot(n: int, limit_ms: int) -> list[float]:
@@ -281,6 +337,12 @@ def summary(rows: dict[str, list[float]]) -> None:
     for name, label in (("unix", "unix socket"), ("tcp", "TCP")):
         print(f"floor {name + ':':5} {1e6 / med[name + '_wall']:.0f} ping-pongs/s over a {label}, {med[name + '_wall']:.0f} µs "
               f"each; server CPU {med[name + '_cpu']:.0f} µs (main thread {med[name + '_main']:.0f})")
+    for name, prefix in (("arena", ""), ("floor unix", "unix_")):
+        parts = [(k[len(prefix) + 7:], v) for k, v in med.items() if k.startswith(prefix + "thread ")
+                 and (prefix or not k.startswith(("unix_", "tcp_")))]
+        if parts:
+            print(f"CPU by thread, {name + ':':11} " + ", ".join(f"{k} {v:.0f}" for k, v in parts if round(v)) +
+                  " µs per decision")
     print(f"ratio:       arena / unix floor: wall {med['wall'] / med['unix_wall']:.2f}x, CPU "
           f"{med['cpu'] / med['unix_cpu']:.2f}x, main-thread CPU {med['main'] / med['unix_main']:.2f}x (target <= 1.3x); "
           f"request-to-reply / floor = {med['rtt'] / med['unix_wall']:.2f}x; TCP floor / unix floor: wall "
@@ -310,7 +372,13 @@ async def main(args: argparse.Namespace) -> None:
             add("main", mt["main"] / n * 1e6)
             add("mps", mt["matches"] / mt["wall"])
             add("dps", n / mt["wall"])
+            for key, value in mt.items():
+                if key.startswith("thread "):
+                    add(key, value / n * 1e6)
             for name, fl in (("unix", fu), ("tcp", ft)):
+                for key, value in fl.items():
+                    if key.startswith("thread "):
+                        add(f"{name}_{key}", value / fl["decisions"] * 1e6)
                 add(f"{name}_wall", fl["wall"] / fl["decisions"] * 1e6)
                 add(f"{name}_cpu", fl["cpu"] / fl["decisions"] * 1e6)
                 add(f"{name}_main", fl["main"] / fl["decisions"] * 1e6)

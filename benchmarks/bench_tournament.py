@@ -48,6 +48,12 @@
    (share of neighbour pairs reported at >= 95% that are truly ordered), also for TrueSkill's P(above
    next). Then a field of two nearly equal bots (greedy, and greedy with ``--equal-eps`` random moves),
    ``--equal-units`` real units played in process: it should run to ``--equal-cap`` and claim nothing.
+   "Order right" is always the order the leaderboards show (mu - 3 sigma; tests/test_adaptive.py checks that
+   the scheduler's order is the leaderboard's). The same tournaments ordered by mu alone are printed for
+   reference only: mu - 3 sigma also ranks an entrant by how often it was played, which the adaptive
+   schedule varies and the round robin does not, so it costs the adaptive schedule, not helps it. The
+   "first 19 of 20" figure of 200 tournaments moves by +-12 matches from one set of seeds to another: the
+   shares at fixed n, and ``--adaptive-tournaments 600``, are the steadier comparison.
 
 Run:
   .venv/bin/python benchmarks/bench_tournament.py --adaptive [--cache FILE] [--rounds R] [--tournaments T]

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from harness.games import registry
-from harness.rating import Played, p_above
+from harness.rating import Played, p_above, standings
 from harness.tournament import adaptive, commands
 from harness.tournament import config as cfgmod
 from harness.tournament.adaptive import CAP, CONFIDENCE, Field, Scheduler, Settings, plan
@@ -192,6 +192,24 @@ def test_the_schedule_is_a_pure_function_of_the_seed_and_the_results(game: str, 
     assert again.pairings == s.pairings and played_again == played
     seats = {len(p.players) for p in s.pairings}
     assert seats == {registry.get(game).players(registry.get(game).rules({}))}
+
+
+@pytest.mark.parametrize("game,partners", [("sixtysix", ""), ("three_handed", ""), ("four_handed", "rotate")])
+def test_the_order_the_schedule_and_the_benchmark_judge_is_the_leaderboards(game: str, partners: str) -> None:
+    """benchmarks/bench_tournament.py --adaptive judges "order right" by ``State.order()``; it must be the
+    order the leaderboard shows (:func:`harness.rating.standings` with the adaptive model, as
+    harness/tournament/publish.py builds it): μ − 3σ, not μ, after every round."""
+    s, played = _in_process(game, partners, 4, 45)
+    assert played
+    cut = 0
+    for r in sorted({p.round for p in s.pairings}):
+        cut += sum(p.round == r for p in s.pairings)
+        part = plan(s.field, s.settings, played[:cut])
+        shown = standings(adaptive.MODEL, list(s.field.names), played[:cut]).order
+        assert part.state.order() == shown
+        env = adaptive.MODEL.env()
+        by_conservative = sorted(shown, key=lambda n: (-env.expose(part.state.ratings[n]), n))
+        assert shown == by_conservative
 
 
 # -- config and command line ----------------------------------------------------------------------

@@ -152,7 +152,9 @@ class _Loop:
             s.post(self._match_start(p))
         self._deal_start()
         m = self.m
-        while (now := turn(g, m)) is not None:
+        step = getattr(g, "turn", None) or (lambda m: turn(g, m))  # a game's own turn(), as base.turn uses it
+        done = g.deals_done(m)
+        while (now := step(m)) is not None:
             player, obs, legal = now
             deal_no = self.deal_no
             request = codec.encode_request(self.wire_id, deal_no, self.applied + 1, obs, legal, clock.move_ms,
@@ -175,14 +177,14 @@ class _Loop:
                 raise _Forfeit(player, action)
             if reply.error:
                 self._bot_error(player, reply.error)
-            done = g.deals_done(m)
             try:
                 nxt = g.apply(m, action)
             except IllegalAction as e:  # pragma: no cover - legal by membership; kept as a guard
                 raise _Forfeit(player, Fault(Cause.ILLEGAL, str(e))) from None
             self.rec.action(action, took * 1000)
             self.applied += 1
-            finished = g.deals_done(nxt) > done
+            was, done = done, g.deals_done(nxt)
+            finished = done > was
             if self.emit:
                 self.emit({"type": "action", "player": player, "action": action, "ms": took * 1000,
                            "deal_no": deal_no, "decision_no": self.applied, "bank_ms": bank[player] * 1000,

@@ -47,7 +47,7 @@ def argv_of(command: str) -> list[str]:
 def group_members(pgid: int, tree: bool = False) -> list[int]:
     """Live (non-zombie) processes in process group ``pgid`` (psutil); with ``tree`` (only
     while process ``pgid`` is not reaped) also every descendant of process ``pgid``."""
-    return [pid for pid, zombie, _ in group_stats(pgid, tree) if not zombie]
+    return [pid for pid, zombie, _ in group_stats(pgid, tree, times=False) if not zombie]
 
 
 class BotLog:
@@ -320,7 +320,8 @@ class BotProcess:
             return
         while self._proc.returncode is None and not self._stopped:
             await asyncio.sleep(limits.poll_s)
-            live, cpu = await asyncio.to_thread(group_usage, pgid, self._overhead, self._unreaped)
+            times = limits.cpu_s is not None and bool(self._windows)  # else only the count is needed
+            live, cpu = await asyncio.to_thread(group_usage, pgid, self._overhead, self._unreaped, times)
             if limits.processes is not None and live > limits.processes:
                 self.kill(f"process limit: {live} processes in the group (limit {limits.processes})")
                 return

@@ -32,6 +32,7 @@ MAX_MESSAGE_BYTES = 64 * 1024  # a bot's largest message; a Reply is a few dozen
 TRANSPORT_CAP_FACTOR = 16  # gRPC itself refuses messages over 16 x the limit (at least 1 MiB): it cuts the stream
 LINGER_S = 2.0  # after a protocol violation, how long the stream stays open to tell the bot why
 EOF_SETTLE_S = 0.2  # after EOF, how long to watch for gRPC cancelling the call (see Session._after_eof)
+_TIMED_OUT = object()  # what a decision's future holds when its deadline passed while waiting for the reply
 
 
 class Session:
@@ -53,6 +54,11 @@ class Session:
         self._write_lock = asyncio.Lock()
         self._outbox: deque[bytes] = deque()  # notices posted and not yet written, in order
         self._flusher: asyncio.Task[None] | None = None
+        self._kicked = False  # a check for notices to flush is scheduled (see post)
+        self._shut = False  # closed by the arena: nothing more is flushed
+        self._sending: set[int] = set()  # decisions waiting to write their request, or writing it
+        self._cut: set[int] = set()  # of those, the ones whose deadline passed: their task was cancelled
+        self._loop: asyncio.AbstractEventLoop | None = None  # the event loop, once known
         self._reader: asyncio.Task[Any] | None = None
         self.process: Any = None  # the BotProcess behind this stream, set by the Entrant that launched it
         self.violated = False  # the bot broke the protocol: the stream lingers so MatchEnd and Goodbye can say why
@@ -76,15 +82,33 @@ class Session:
         async with self._write_lock:
             await self._drain()
             await self._send(data)
+        self._kick()
 
     def post(self, data: bytes) -> None:
         """Queue an encoded ArenaMessage notice without waiting for it: it is written in order, before
-        any message sent after it. A broken stream is noticed at the next decision."""
+        any message sent after it. A broken stream is noticed at the next decision.
+
+        The notices are written by the next decision when one comes at once (the usual case: the match
+        loop posts and then asks), else by a flusher task started on the next turn of the event loop."""
         if self.fault is not None and not self.violated:
             return
         self._outbox.append(data)
-        if self._flusher is None:
-            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        if self._flusher is None and not self._kicked:
+            self._kicked = True
+            self._get_loop().call_soon(self._kick)
+
+    def _get_loop(self) -> asyncio.AbstractEventLoop:
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
+
+    def _kick(self) -> None:
+        """Start the flusher when notices wait and nobody is writing (a writer that holds the lock
+        calls this again when it lets go)."""
+        self._kicked = False
+        if self._outbox and self._flusher is None and not self._shut and not self._write_lock.locked():
+            self._flusher = self._get_loop().create_task(self._flush())
 
     async def _flush(self) -> None:
         try:
@@ -94,36 +118,72 @@ class Session:
             self._outbox.clear()
         finally:
             self._flusher = None
+            if self._outbox:
+                self._kick()  # posted after the last write began
 
     async def decide(self, request: bytes, timeout_s: float) -> tuple[Any, float]:
         """Send a DecisionRequest (``request``: its serialized bytes with no request id; the id is
-        added here) and wait up to ``timeout_s``. Returns (Reply or Fault, seconds taken)."""
+        added here) and wait up to ``timeout_s``. Returns (Reply or Fault, seconds taken).
+
+        The deadline is one timer (:meth:`_deadline`, not ``asyncio.timeout``, which costs a few
+        microseconds more per decision): while the request waits for its turn to be written, or is
+        being written (a bot that stops reading blocks the write), it cancels this task; while the
+        reply is awaited, it resolves the reply's future."""
         if self.fault is not None:
             return self.fault, 0.0
+        loop = self._loop or self._get_loop()
         self._last_id += 1
         rid = self._last_id
         data = wrap_request(rid, request)
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[Any] = loop.create_future()
         self._pending[rid] = fut
+        task = asyncio.current_task(loop)
+        self._sending.add(rid)
         t0 = time.monotonic()
+        timer = loop.call_at(loop.time() + timeout_s, self._deadline, rid, task)
         try:
-            async with asyncio.timeout(timeout_s) as limit:
-                async with self._write_lock:
-                    if self._outbox:  # notices go first, and their writing is not charged to the bot
-                        await self._drain()
-                        t0 = time.monotonic()
-                        limit.reschedule(asyncio.get_running_loop().time() + timeout_s)
-                    await self._send(data)
-                result = await fut
-        except TimeoutError:
+            async with self._write_lock:
+                if self._outbox:  # notices go first, and their writing is not charged to the bot
+                    await self._drain()
+                    t0 = time.monotonic()
+                    timer.cancel()
+                    timer = loop.call_at(loop.time() + timeout_s, self._deadline, rid, task)
+                await self._send(data)
+            self._sending.discard(rid)
+            if self._outbox:
+                self._kick()  # notices posted while this request was written
+            result = await fut
+            if result is _TIMED_OUT:
+                result = Fault(Cause.TIMEOUT, f"no reply within {timeout_s * 1000:.0f} ms")
+        except asyncio.CancelledError:
+            if rid not in self._cut or task is None or task.uncancel() > 0:
+                raise  # not (only) this deadline: a cancellation from outside
             result = Fault(Cause.TIMEOUT, f"no reply within {timeout_s * 1000:.0f} ms")
         except Exception as e:  # noqa: BLE001 - a failed write: the stream broke
             result = self.fault or Fault(Cause.DISCONNECT, f"stream broke while sending: {type(e).__name__}")
         finally:
+            timer.cancel()
+            if rid in self._sending:  # the write did not finish: notices posted meanwhile still go out
+                self._sending.discard(rid)
+                self._kick()
+            self._cut.discard(rid)
             self._pending.pop(rid, None)
-            if fut.cancelled() or not fut.done():  # a timeout cancels the awaited future
-                self._expired.add(rid)
+            if fut.cancelled() or not fut.done() or fut.result() is _TIMED_OUT:
+                self._expired.add(rid)  # unanswered: its late reply is dropped
         return result, time.monotonic() - t0
+
+    def _deadline(self, rid: int, task: asyncio.Task[Any] | None) -> None:
+        """The time of decision ``rid`` is up: cancel its task while its request is not written yet,
+        else give its future the timeout (a reply that came first wins)."""
+        fut = self._pending.get(rid)
+        if fut is None or fut.done():
+            return
+        if rid in self._sending:
+            if task is not None and rid not in self._cut:
+                self._cut.add(rid)
+                task.cancel()
+        else:
+            fut.set_result(_TIMED_OUT)
 
     def _fail(self, fault: Fault) -> None:
         """Mark the stream unusable; every waiting decision gets ``fault``."""
@@ -135,17 +195,17 @@ class Session:
 
     async def _read_loop(self) -> None:
         self._reader = asyncio.current_task()
-        ctx = self._ctx
+        read, eof = self._ctx.read, grpc.aio.EOF
         try:
             while True:
                 try:
-                    data = await ctx.read()
+                    data = await read()
                 except asyncio.CancelledError:
                     raise
                 except Exception as e:  # noqa: BLE001
                     self._fail(Fault(Cause.DISCONNECT, f"stream error: {type(e).__name__}"))
                     return
-                if data is grpc.aio.EOF:
+                if data is eof:
                     await self._after_eof()
                     return
                 problem = self._take(data)
@@ -217,6 +277,7 @@ class Session:
 
     def close(self) -> None:
         """End the stream at once (cancels the RPC)."""
+        self._shut = True
         self._released.set()
         self._fail(Fault(Cause.DISCONNECT, "session closed by the arena"))
         if self._flusher is not None:

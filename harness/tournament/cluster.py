@@ -275,6 +275,9 @@ class Ray:
         try:
             self._init(ray, env)  # in the main thread: Ray sets signal handlers there
         except Exception as e:  # noqa: BLE001 - Ray's errors are many and long: one line
+            if self.cluster.address == "auto" and isinstance(e, ConnectionError):
+                raise StartError("no Ray cluster is running on this machine (--ray auto): start one with "
+                                 "`ray start --head`, or use --ray local for a private one") from None
             raise StartError(f"cannot reach the Ray cluster at '{self.cluster.address}': "
                              f"{' '.join(str(e).split())[:300]}") from None
         cpus = float(ray.cluster_resources().get("CPU", 0))
