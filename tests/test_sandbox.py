@@ -23,7 +23,7 @@ import pytest
 from arena_util import ROOT, bot
 from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, play_match, sandbox
 from harness.arena.limits import Limits
-from harness.arena.process import BotProcess, group_members
+from harness.arena.process import BotLog, BotProcess, group_members
 from harness.tournament.config import ConfigError, limits_of
 from test_adversaries import ADVERSARY, TEST_LIMITS, marked, run, secret_db
 
@@ -96,6 +96,46 @@ def test_a_script_run_by_its_shebang_from_a_relative_path_runs(tmp_path: Path, l
     mine.chmod(0o755)
     r, _ = asyncio.run(duel("./bots/mine", bot("random"), cwd=str(tmp_path)))
     assert r.cause is Cause.NORMAL, r  # type: ignore[attr-defined]
+
+
+GRACEFUL = """import signal, sys, time
+def bye(*_):
+    time.sleep(0.2)  # some saving, inside the grace period
+    sys.stderr.write("saved and gone\\n")
+    sys.stderr.flush()
+    sys.exit(0)
+signal.signal(signal.SIGTERM, bye)
+sys.stderr.write("ready\\n")
+sys.stderr.flush()
+while True:
+    time.sleep(1)
+"""
+
+
+@needs_sandbox
+@pytest.mark.parametrize("sandboxed", [True, False])
+def test_a_stopped_bot_gets_its_sigterm_grace_in_the_sandbox_too(tmp_path: Path, sandboxed: bool) -> None:
+    script = tmp_path / "graceful.py"
+    script.write_text(GRACEFUL)
+    log = BotLog(tmp_path / "graceful.log")
+
+    async def main() -> BotProcess:
+        limits = Limits() if sandboxed else UNSANDBOXED
+        p = BotProcess(f"python {script}", {}, limits=limits, log=log)
+        await p.start()
+        for _ in range(6000):  # until it says ready (event-based, generous)
+            if "err| ready" in (tmp_path / "graceful.log").read_text(errors="replace"):
+                break
+            await asyncio.sleep(0.01)
+        while sandboxed and len(p.overhead) < 2:  # bubblewrap has reported its init
+            await asyncio.sleep(0.01)
+        await p.stop(grace=60.0)
+        return p
+
+    p = asyncio.run(main())
+    text = (tmp_path / "graceful.log").read_text(errors="replace")
+    assert "err| saved and gone" in text, text
+    assert p.returncode == 0, p.returncode  # it left by itself, not by the SIGKILL after the grace
 
 
 # -- without the sandbox the same attempts work: the adversary tests can fail -----------------------

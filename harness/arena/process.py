@@ -301,6 +301,17 @@ class BotProcess:
         if self._proc is not None:
             self._kill_all(signal.SIGKILL)
 
+    def _signal_bot(self, sig: int) -> None:
+        """``sig`` to the bot's own processes only (the group and its tree, without the launcher and the
+        sandbox's processes): a sandboxed bot gets its SIGTERM grace, and its sandbox ends when it does."""
+        assert self._proc is not None
+        for pid in group_members(self._proc.pid, tree=True):
+            if pid not in self._overhead:
+                try:
+                    os.kill(pid, sig)
+                except (ProcessLookupError, PermissionError):
+                    pass
+
     def _kill_all(self, sig: int) -> None:
         assert self._proc is not None
         pgid = self._proc.pid
@@ -415,13 +426,17 @@ class BotProcess:
         return self.returncode
 
     async def stop(self, grace: float = 2.0) -> None:
-        """SIGTERM to the group, up to ``grace`` seconds for it to go, then SIGKILL; reap."""
+        """SIGTERM to the group (sandboxed: to the bot's processes inside), up to ``grace`` seconds for it
+        to go, then SIGKILL to the group; reap."""
         proc = self._proc
         if proc is None or self._stopped:
             return
         self._stopped = True
         pgid = proc.pid
-        self._kill_all(signal.SIGTERM)
+        if self.sandboxed and len(self._overhead) > 1:
+            self._signal_bot(signal.SIGTERM)  # the sandbox itself would end at once, SIGKILLing the bot
+        else:
+            self._kill_all(signal.SIGTERM)
         loop = asyncio.get_running_loop()
         end = loop.time() + grace
         while loop.time() < end and (proc.returncode is None or group_members(pgid)):
