@@ -329,7 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     duel.add_argument("--sprt", nargs="*", default=None, metavar="NAME=VALUE",
                       help="stop when the SPRT decides: elo0= elo1= alpha= beta= model=normalized|logistic "
                            "(default: off; given, even alone, each left out is elo0=0 elo1=10 alpha=0.05 beta=0.05 "
-                           "model=normalized, bounds in normalized Elo)")
+                           "model=normalized, bounds in normalized Elo; the exit status is then 0 only when H1 is "
+                           "accepted, else 1)")
     duel.add_argument("--deals", default=None, metavar="FILE",
                       help="a deal book: one match seed per line, played in order, a pair each (default: secret deals)")
     duel.add_argument("--seed", type=int, default=None, help="the duel's seed, for reproduction (default: a secret one)")

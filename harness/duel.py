@@ -524,4 +524,6 @@ async def _run(duel: Duel, cfg: Any, console: Console, live: bool, note: str) ->
     if tally.void:
         console.print(f"{len(tally.void)} pair(s) without a result in a leg were not counted", highlight=False)
     console.print(f"summary: {path}; records: {duel.records}", highlight=False, soft_wrap=True)
-    return 130 if stopped else 0
+    if stopped:
+        return 130
+    return 0 if duel.sprt is None or tally.decision == "H1" else 1  # with --sprt: 0 only when A is shown stronger

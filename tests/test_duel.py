@@ -209,6 +209,18 @@ def test_real_duel_stops_when_the_sprt_accepts_h1(tmp_path: Path) -> None:
     assert len(counted) == doc["pairs"] and all(p["pair_score"] in (0, 0.5, 1, 1.5, 2) for p in counted)
 
 
+def test_a_sprt_duel_without_a_decision_exits_1(tmp_path: Path) -> None:
+    """With --sprt the exit status is 0 only when H1 is accepted (A is shown stronger), so a script can
+    gate on it; the pairs running out before a decision (as H0 accepted) is 1."""
+    mark = f"duel-undecided-{os.getpid()}"
+    out = tmp_path / "d"
+    r = _duel(tmp_path, GREEDY, RANDOM, "--pairs", "1", "--move-time", "2", "--sprt", "elo0=0", "elo1=200",
+              "--out", str(out), mark=mark)
+    assert r.returncode == 1, r.stdout[-1000:] + r.stderr
+    assert json.loads((out / "duel.json").read_text())["sprt"]["decision"] is None
+    assert not _wait_gone(mark)
+
+
 def test_real_duel_from_a_book_names_the_entries(tmp_path: Path) -> None:
     book = tmp_path / "hard.txt"
     book.write_text("# regression deals\n4242 lost-on-close\n\n77\n")
