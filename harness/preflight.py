@@ -110,16 +110,28 @@ def check_listen(listen: str) -> None:
 
 
 class Held:
-    """An exclusive lock on ``PATH.lock`` (see :func:`hold`), released by :meth:`close` or when the
-    process ends, however it ends."""
+    """An exclusive lock on ``PATH.lock`` (see :func:`hold`), released by :meth:`close` (which removes
+    the file) or when the process ends, however it ends (the file stays, unlocked)."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, path: Path | None = None) -> None:
         self.fd = fd
+        self.path = path
 
     def close(self) -> None:
         if self.fd >= 0:
+            if self.path is not None and _same_file(self.path, self.fd):
+                self.path.unlink(missing_ok=True)  # still locked: whoever opens it next retries (hold)
             os.close(self.fd)
             self.fd = -1
+
+
+def _same_file(path: Path, fd: int) -> bool:
+    """Whether ``path`` still names the file open as ``fd`` (not removed, nor made again)."""
+    try:
+        st, mine = os.stat(path), os.fstat(fd)
+    except OSError:
+        return False
+    return (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino)
 
 
 def hold(path: str | Path, what: str = "league database", lock: Path | None = None,
@@ -131,17 +143,21 @@ def hold(path: str | Path, what: str = "league database", lock: Path | None = No
 
     lock = lock or Path(f"{path}.lock")
     lock.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        other = os.pread(fd, 32, 0).decode(errors="replace").strip()
-        os.close(fd)
-        by = f" by process {other}" if other.isdigit() else ""
-        raise PreflightError(refusal.format(what=what, path=path, by=by)) from None
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            other = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            os.close(fd)
+            by = f" by process {other}" if other.isdigit() else ""
+            raise PreflightError(refusal.format(what=what, path=path, by=by)) from None
+        if _same_file(lock, fd):
+            break
+        os.close(fd)  # its holder removed it as it let go: lock the file that is there now
     os.ftruncate(fd, 0)
     os.pwrite(fd, str(os.getpid()).encode(), 0)
-    return Held(fd)
+    return Held(fd, lock)
 
 
 def holder(lock: Path) -> int | None:

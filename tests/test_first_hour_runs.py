@@ -452,6 +452,7 @@ def test_a_run_killed_while_its_bots_start_resumes_and_one_whose_bots_fail_leave
     assert done.returncode == 0, done.stderr
     assert len(recorded(db)) == 2
     assert re.search(r"gated\s+sixtysix\s+finished\s+2/2", arena("tournaments", "--db", str(db)).stdout)
+    assert not list(tmp_path.glob("*.lock"))  # the run's lock went with it
     # bots that cannot start: one line, and the name stays free for the corrected run
     bad = arena("tournament", "--name", "next", "--bot", f"r={RANDOM}", "--bot", "q=python -c 'raise SystemExit(3)'",
                 "--limit", "sandbox=none", "--db", str(db), "--out", str(tmp_path), mark=mark)
@@ -510,3 +511,19 @@ def test_a_config_without_db_keeps_its_database_in_the_out_directory_given(tmp_p
     cfg.write_text(cfg.read_text().replace('name = "c"', 'name = "c"\ndb = "elsewhere/x.db"'))
     assert config_from_args(p.parse_args(["tournament", str(cfg), "--out", str(tmp_path / "o")])).db == \
         Path("elsewhere/x.db")
+
+
+def test_a_run_lock_refuses_a_second_holder_and_goes_with_its_release(tmp_path: Path) -> None:
+    from harness import preflight
+
+    db = tmp_path / "x.db"
+    first = preflight.hold(db)
+    try:
+        with pytest.raises(preflight.PreflightError, match=f"already being served by process {os.getpid()}"):
+            preflight.hold(db)
+        assert preflight.holder(tmp_path / "x.db.lock") == os.getpid()
+    finally:
+        first.close()
+    assert not (tmp_path / "x.db.lock").exists() and preflight.holder(tmp_path / "x.db.lock") is None
+    again = preflight.hold(db)  # free again
+    again.close()
