@@ -220,7 +220,8 @@ def throughput_ray(address: str, repeat: int, rounds: int = 3) -> None:
     try:
         scale = []
         for nodes in (1, 2):
-            c.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+            c.add_node(num_cpus=1, node_ip_address="127.0.0.1",  # its own unpacked files, as on its own machine
+                       runtime_env_dir_name=f"runtime_resources_{nodes}")
             c.wait_for_nodes()
             runs = [asyncio.run(_throughput(nodes, rounds, "sixtysix", ray=c.address))[0] for _ in range(repeat)]
             scale.append(statistics.median(runs))

@@ -41,6 +41,10 @@ RANDOM = "python sample_bots/random_bot.py"
 GREEDY = "python sample_bots/greedy_bot.py"
 BOTS = {"random": RANDOM, "greedy": GREEDY, "random2": RANDOM, "greedy2": GREEDY}
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}  # Ray on 127.0.0.1 only (harness.tournament.cluster.loopback)
+# The head's Ray Client proxy forks a server per client while its own gRPC threads run; with gRPC's fork
+# handlers on (grpcio's default) the child can die before its exec ("Starting Ray client server failed",
+# 3 connections of 18 here; 0 of 28 without them). The README tells cluster owners the same.
+NO_FORK_HANDLERS = {"GRPC_ENABLE_FORK_SUPPORT": "0"}
 MARK = f"ray-{os.getpid()}"  # in the environment of every cluster process, so of every bot they start
 
 
@@ -60,8 +64,8 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
-    saved = {k: os.environ.get(k) for k in [*LOOPBACK, "ARENA_TEST_MARK"]}
-    os.environ.update(LOOPBACK, ARENA_TEST_MARK=MARK)
+    saved = {k: os.environ.get(k) for k in [*LOOPBACK, *NO_FORK_HANDLERS, "ARENA_TEST_MARK"]}
+    os.environ.update(LOOPBACK, **NO_FORK_HANDLERS, ARENA_TEST_MARK=MARK)
     try:
         try:
             from ray.cluster_utils import Cluster
@@ -69,11 +73,15 @@ def cluster() -> Iterator[Any]:
             _unavailable("Ray is not installed (pip install -e '.[ray]')")
         client_port = _free_port()  # Ray Client (ray://)
         try:
+            # each worker node unpacks the shipped files in a directory of its own, as on separate
+            # machines: Ray re-unpacks the working directory for every node that asks, so nodes sharing
+            # one (the default on one machine) pull it from under each other's imports ("cannot import
+            # name"); the head keeps the default one, where drivers on this machine stage their uploads
             c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "node_ip_address": "127.0.0.1",
                                                               "include_dashboard": False,
                                                               "ray_client_server_port": client_port})
-            for _ in range(2):
-                c.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+            for i in range(2):
+                c.add_node(num_cpus=1, node_ip_address="127.0.0.1", runtime_env_dir_name=f"runtime_resources_{i}")
             c.wait_for_nodes()
         except Exception as e:  # noqa: BLE001 - any reason Ray cannot run here
             _unavailable(f"a Ray cluster cannot start here: {' '.join(str(e).split())[:200]}")
@@ -238,7 +246,8 @@ def test_ray_client_address_plays_the_same_tournament(cluster: Any, local: Path,
 
 def test_a_worker_node_killed_mid_tournament_loses_and_doubles_nothing(cluster: Any, local: Path,
                                                                        tmp_path: Path) -> None:
-    extra = cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")  # a third node, to be killed
+    extra = cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1",
+                             runtime_env_dir_name="runtime_resources_2")  # a third node, to be killed
     cluster.wait_for_nodes()
     proc = _started(tmp_path, cluster, 3)
     cluster.remove_node(extra, allow_graceful=False)  # its raylet and processes SIGKILLed
@@ -317,6 +326,75 @@ def test_ctrl_c_on_a_ray_run_records_whole_units_and_resume_finishes(cluster: An
     _run(tmp_path, "--rounds", "2", "--ray", cluster.address, "--resume")
     assert _recorded(tmp_path / "arena.db") == SCHEDULE
     assert _board(tmp_path) == _board(local)
+
+
+def _slots_config(tmp_path: Path, cluster: Any, matches: int, bots: dict[str, str], time: str = "") -> Path:
+    """A tournament config asking the cluster for ``matches`` slots at once."""
+    entrants = "".join(f'[[entrant]]\nname = "{n}"\ncommand = "{c}"\n' for n, c in bots.items())
+    config = tmp_path / "t.toml"
+    config.write_text(f'name = "r"\nseed = 1\nout = "{tmp_path}"\n{time}[cluster]\naddress = "{cluster.address}"\n'
+                      f"matches = {matches}\n{entrants}")
+    return config
+
+
+def test_more_matches_than_the_cluster_holds_is_one_line_not_a_hang(cluster: Any, tmp_path: Path) -> None:
+    # the cluster has 2 CPUs: a third slot would wait for one forever
+    config = _slots_config(tmp_path, cluster, 3, {"random": RANDOM, "greedy": GREEDY})
+    r = subprocess.run([PY, "-m", "harness.cli", "tournament", str(config)], cwd=ROOT, env=_env(),
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 2, r.stdout[-2000:] + r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"arena: the Ray cluster at '{cluster.address}' has 2 CPUs: room for 2 matches at once, not 3 "
+        "(matches = 3, match_cpus = 1); lower matches, or leave it out"], r.stderr
+    assert _recorded(tmp_path / "arena.db") == []
+    assert not _wait_no_bots()
+
+
+def _slot_pids() -> set[int]:
+    """The match slots (Ray actor processes) whose bots run now: the --parent of the bots' launchers."""
+    pids = set()
+    for pid in _bots_left():
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        pids |= {int(a.split(b"=")[1]) for a in cmd if a.startswith(b"--parent=")}
+    return pids
+
+
+def test_when_every_slot_is_gone_the_run_stops_with_its_units_pending(cluster: Any, tmp_path: Path) -> None:
+    # one slot, whose bot never answers: no unit can finish
+    config = _slots_config(tmp_path, cluster, 1, {"hang": "python tests/adversaries/adversary.py hang",
+                                                  "random": RANDOM}, time="[time]\nmove = 600\nbank = 600\n")
+    proc = subprocess.Popen([PY, "-m", "harness.cli", "tournament", str(config)], cwd=ROOT, env=_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:  # started: its one slot plays the first unit
+        if "1 match slot on 1 node" in line:
+            break
+    killed: set[int] = set()
+    for _ in range(2):  # the slot, then its replacement (one per slot started): SIGKILLed
+        while not (slots := _slot_pids() - killed) and proc.poll() is None:
+            time.sleep(0.1)
+        for pid in slots:
+            os.kill(pid, signal.SIGKILL)
+        killed |= slots
+    stdout, stderr = proc.communicate(timeout=600)  # not a wait for a slot that never comes
+    assert proc.returncode == 130, stdout[-2000:] + stderr[-2000:]
+    assert "no replacement is asked for" in stderr and "resume with" in stdout, stderr
+    assert _recorded(tmp_path / "arena.db") == []
+    assert not _wait_no_bots()
+
+
+def test_a_record_the_driver_cannot_write_stops_the_run_not_hangs_it(cluster: Any, tmp_path: Path) -> None:
+    (tmp_path / "records").mkdir()
+    (tmp_path / "records" / "0001-r").write_text("in the way\n")  # where the records of tournament 1 go
+    r = subprocess.run(_cmd(tmp_path, "--ray", cluster.address), cwd=ROOT, env=_env(), capture_output=True,
+                       text=True, timeout=900)
+    assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]  # as a local run: the harness failed
+    assert "FileExistsError" in r.stderr and "0001-r" in r.stderr, r.stderr[-2000:]
+    assert _recorded(tmp_path / "arena.db") == []  # a unit without its records is not recorded
+    assert not _wait_no_bots()
 
 
 # -- without a cluster ----------------------------------------------------------------------------

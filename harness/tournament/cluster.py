@@ -62,6 +62,12 @@ def loopback(address: str) -> bool:
     return host in ("127.0.0.1", "localhost", "::1")
 
 
+def fit(cpus: float, match_cpus: float) -> int:
+    """Matches of ``match_cpus`` that fit in ``cpus``, counted as Ray does (in 1/10000 CPUs: no float
+    rounding, so 2 CPUs hold 20 matches of 0.1)."""
+    return int(round(cpus * 10_000)) // max(1, int(round(match_cpus * 10_000)))
+
+
 def reach(address: str, timeout: float = 10.0) -> None:
     """StartError in one line if a HOST:PORT cluster address does not answer (Ray itself retries forever)."""
     import socket
@@ -227,6 +233,7 @@ class _Slot:
         self.units: dict[int, Unit] = {}
         self.crashes: dict[str, int] = {}
         self.ready = False
+        self.spare = False  # a replacement that has not played a whole unit yet
 
 
 class Ray:
@@ -281,11 +288,17 @@ class Ray:
             raise StartError(f"cannot reach the Ray cluster at '{self.cluster.address}': "
                              f"{' '.join(str(e).split())[:300]}") from None
         cpus = float(ray.cluster_resources().get("CPU", 0))
-        n = self.cluster.matches or int(cpus // self.cluster.match_cpus)
+        room = fit(cpus, self.cluster.match_cpus)
+        n = self.cluster.matches or room
         if n < 1:
             await self.close()
             raise StartError(f"the Ray cluster at '{self.cluster.address}' has {cpus:g} CPUs: not enough for one "
                              f"match (match_cpus = {self.cluster.match_cpus:g})")
+        if n > room:  # the slots beyond would wait for CPUs forever, and start() with them
+            await self.close()
+            raise StartError(f"the Ray cluster at '{self.cluster.address}' has {cpus:g} CPUs: room for "
+                             f"{room} matches at once, not {n} (matches = {n}, match_cpus = "
+                             f"{self.cluster.match_cpus:g}); lower matches, or leave it out")
         self._remote = ray.remote(SlotActor).options(num_cpus=self.cluster.match_cpus, max_restarts=0,
                                                      scheduling_strategy="SPREAD", max_concurrency=64)
         self.capacity = 2 * n
@@ -337,6 +350,10 @@ class Ray:
         while self._waiting:
             free = [s for s in self._slots if s.ready and len(s.units) < 2]
             if not free:
+                if not self._slots:  # every slot gone and none coming: the writer gives these up (pending)
+                    for unit in self._waiting:
+                        self._results.put_nowait(UnitResult(unit.index, worker="ray", lost=True))
+                    self._waiting.clear()
                 return
             s = min(free, key=lambda x: len(x.units))
             unit = self._waiting.pop(0)
@@ -365,8 +382,15 @@ class Ray:
         s.units.pop(unit.index, None)
         s.crashes = res.crashes
         if res.complete:
-            self._write(res)
-            self._done[s.node] = self._done.get(s.node, 0) + len(res.results)
+            try:
+                self._write(res)
+            except Exception as e:  # noqa: BLE001 - the writer raises it, as locally (never a hang)
+                res = replace(res, void=True, error=failure(e))
+            else:
+                self._done[s.node] = self._done.get(s.node, 0) + len(res.results)
+                if s.spare:  # the replacement works: a later death may ask for another one
+                    s.spare = False
+                    self._replacements -= 1
         self._results.put_nowait(replace(res, worker=s.node, records={}))
         self._dispatch()
 
@@ -387,27 +411,35 @@ class Ray:
         if s not in self._slots:
             return
         self._slots.remove(s)
+        self._kill(s)  # gone, or unreachable: either way its units are played elsewhere, not by it
         self._gone[s.label] = s.crashes
         left = len([x for x in self._slots if x.ready])
-        self.note = (f"Ray slot on node {s.node} died ({type(e).__name__}); {left} slots left, "
-                     "a replacement is asked for")
+        # at most one replacement per slot started is unproven at a time: a cluster that keeps killing
+        # them is not fed forever (one that has played a whole unit gives its credit back)
+        again = not self._stopping and not self._closing and self._replacements < self.capacity // 2
+        self.note = (f"Ray slot on node {s.node} died ({type(e).__name__}); {left} slots left, " +
+                     ("a replacement is asked for" if again else "no replacement is asked for"))
         print(f"arena: {self.note}", file=sys.stderr)
-        if not self._stopping and not self._closing and self._replacements < self.capacity // 2:
-            self._replacements += 1  # at most one per slot started: a cluster that keeps killing them is not fed
+        if again:
+            self._replacements += 1
             task = asyncio.ensure_future(self._replace())
             self._pending.append(task)
 
     async def _replace(self) -> None:
         s = self._new_slot()
+        s.spare = True
         self._slots.append(s)
         try:
             r = await self._ready(s)
         except Exception as e:  # noqa: BLE001 - this one died too
             self._lose(s, e)
+            self._dispatch()
             return
         if r.error:
             self._slots.remove(s)
+            self._kill(s)
             print(f"arena: a replacement slot on node {r.node} could not start: {r.error}", file=sys.stderr)
+            self._dispatch()
             return
         self.note = ""
         self._dispatch()

@@ -128,6 +128,8 @@ def resume_command(args: argparse.Namespace) -> str:
             words += [f"--{flag.replace('_', '-')}", str(value)]
     if getattr(args, "adaptive", False):
         words.append("--adaptive")
+    if getattr(args, "strict", False):
+        words.append("--strict")
     for r in args.rule or []:
         words += ["--rule", r]
     for lim in getattr(args, "limit", None) or []:
@@ -198,6 +200,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         console = _console()
         return asyncio.run(_tournament(cfg, store, existing, console, resume_command(args),
                                        strict=getattr(args, "strict", False), listen=listen))
+    except KeyboardInterrupt:  # Ctrl-C before the run's own handler (the bots or the Ray cluster starting)
+        print(f"arena: stopped (Ctrl-C); continue with: {resume_command(args)}", file=sys.stderr)
+        return EXIT_STOPPED
     except (ConfigError, StoreError, runner.StartError) as e:
         return _fail(e)
     finally:
