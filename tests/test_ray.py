@@ -328,13 +328,46 @@ def test_ctrl_c_on_a_ray_run_records_whole_units_and_resume_finishes(cluster: An
     assert _board(tmp_path) == _board(local)
 
 
-def _slots_config(tmp_path: Path, cluster: Any, matches: int, bots: dict[str, str], time: str = "") -> Path:
-    """A tournament config asking the cluster for ``matches`` slots at once."""
-    entrants = "".join(f'[[entrant]]\nname = "{n}"\ncommand = "{c}"\n' for n, c in bots.items())
+def _slots_config(tmp_path: Path, cluster: Any, matches: int | None, bots: dict[str, str], time: str = "",
+                  cpus: float | None = None) -> Path:
+    """A tournament config asking the cluster for ``matches`` slots at once (None: as many as fit), each
+    entrant declaring ``cpus``."""
+    declared = "" if cpus is None else f"cpus = {cpus}\n"
+    entrants = "".join(f'[[entrant]]\nname = "{n}"\ncommand = "{c}"\n{declared}' for n, c in bots.items())
     config = tmp_path / "t.toml"
     config.write_text(f'name = "r"\nseed = 1\nout = "{tmp_path}"\n{time}[cluster]\naddress = "{cluster.address}"\n'
-                      f"matches = {matches}\n{entrants}")
+                      + ("" if matches is None else f"matches = {matches}\n") + entrants)
     return config
+
+
+def test_a_slot_reserves_the_cpus_the_bots_declare_on_one_node(cluster: Any, tmp_path: Path) -> None:
+    bots = {"random": RANDOM, "greedy": GREEDY}
+    # the two worker nodes have 1 CPU each: a match whose bot keeps 2 busy fits on neither (2 in all is
+    # not room for it: its slot would wait forever)
+    r = subprocess.run([PY, "-m", "harness.cli", "tournament", str(_slots_config(tmp_path, cluster, None, bots,
+                                                                                cpus=2))],
+                       cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=600)
+    assert r.returncode == 2, r.stdout[-2000:] + r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"arena: no node of the Ray cluster at '{cluster.address}' has room for one match: it reserves 2 CPUs "
+        "(match_cpus, or the most cpus an entrant declares), the largest node has 1"], r.stderr
+    assert _recorded(tmp_path / "arena.db") == []
+    big = cluster.add_node(num_cpus=2, node_ip_address="127.0.0.1", runtime_env_dir_name="runtime_resources_big")
+    try:
+        cluster.wait_for_nodes()
+        r = subprocess.run([PY, "-m", "harness.cli", "tournament", str(_slots_config(tmp_path, cluster, None, bots,
+                                                                                    cpus=2))],
+                           cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+        # four CPUs in the cluster, but room for one such match, on the one node that has 2
+        said = " ".join(r.stdout.split())  # as printed, wrapped at the console's width
+        assert "1 match slot on 1 node" in said and "2 CPUs reserved" in said, r.stdout[-2000:]
+        assert re.search(r"1 Ray node: \S+ \(127\.0\.0\.1\) 2 matches", said), r.stdout[-2000:]
+        assert len(_recorded(tmp_path / "arena.db")) == 2  # one duplicate pair: the whole round robin
+    finally:
+        cluster.remove_node(big)
+        cluster.wait_for_nodes()
+    assert not _wait_no_bots()
 
 
 def test_more_matches_than_the_cluster_holds_is_one_line_not_a_hang(cluster: Any, tmp_path: Path) -> None:
@@ -414,6 +447,41 @@ def test_ray_settings_are_checked_in_one_line() -> None:
     assert c == cfgmod.Cluster(address="ray://10.0.0.5:10001", match_cpus=2.0, matches=8)
     with pytest.raises(cfgmod.ConfigError, match="remote entrant"):
         cfgmod.from_flags(["a=remote:a", "b=python b.py"], cluster=cfgmod.Cluster())
+
+
+def _entrants(*extra: str) -> str:
+    return (f'name = "t"\n[[entrant]]\nname = "a"\ncommand = "{RANDOM}"\n{extra[0] if extra else ""}\n'
+            f'[[entrant]]\nname = "b"\ncommand = "{GREEDY}"\n{extra[1] if len(extra) > 1 else ""}\n')
+
+
+def test_the_cpus_an_entrant_declares_set_the_matches_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    def load(text: str) -> cfgmod.TournamentConfig:
+        return cfgmod.from_mapping(tomllib.loads(text))
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    plain = load(_entrants())
+    assert (plain.concurrency, plain.workers) == (8, 8) and [e.cpus for e in plain.entrants] == [None, None]
+    heavy = load(_entrants("cpus = 4", "cpus = 0.5"))  # one decision at a time: the largest counts
+    assert [e.cpus for e in heavy.entrants] == [4.0, 0.5]
+    assert (heavy.concurrency, heavy.workers) == (2, 2)  # 8 cores, 4 busy in a match: 2 matches at once
+    assert load("concurrency = 5\n" + _entrants("cpus = 3")).concurrency == 5  # said outright: kept
+    assert load(_entrants("cpus = 16")).concurrency == 1
+    assert load(_entrants("cpus = 0.25")).concurrency == 8  # the arena's own share: never below 1 CPU
+    # on a cluster a slot reserves the same, unless [cluster] match_cpus says otherwise
+    assert load(_entrants("cpus = 2") + "[cluster]\naddress = 'local'\n").cluster == cfgmod.Cluster("local", match_cpus=2.0)
+    assert load(_entrants() + "[cluster]\naddress = 'local'\n").cluster == cfgmod.Cluster("local", match_cpus=1.0)
+    assert load(_entrants("cpus = 2") + "[cluster]\nmatch_cpus = 0.5\n").cluster == cfgmod.Cluster(match_cpus=0.5)
+    for extra, problem in ((("cpus = 0",), "bad value '0' for entrant 'a' cpus (expected a number from 0.01 to 1024)"),
+                           (("cpus = 'many'",), "bad value 'many' for entrant 'a' cpus"),
+                           (("cpus = true",), "bad value 'True' for entrant 'a' cpus"),
+                           (("cpus = 2000",), "bad value '2000' for entrant 'a' cpus"),
+                           (("cpu = 2",), "did you mean 'cpus'?")):
+        with pytest.raises(cfgmod.ConfigError, match=re.escape(problem)):
+            load(_entrants(*extra))
+    with pytest.raises(cfgmod.ConfigError, match="entrant 'r' is a remote bot: 'cpus' is for bots this arena starts"):
+        load(_entrants() + '[[entrant]]\nname = "r"\ncommand = "remote:r"\ncpus = 2\n')
 
 
 def test_what_is_shipped_to_the_nodes(tmp_path: Path) -> None:

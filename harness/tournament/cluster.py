@@ -239,10 +239,11 @@ class _Slot:
 class Ray:
     """Units as calls to match-slot actors on a Ray cluster; see the module docstring."""
 
-    kind = "Ray nodes"
+    kind = ("Ray node", "Ray nodes")  # what the live view calls the places units run
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
+        self.match_cpus = cluster.match_cpus or 1.0  # CPUs a slot reserves (build() fills in the entrants')
         self.capacity = 1  # set by start(): two units per slot, so no slot idles while the writer records
         self._ray: Any = None
         self._job: Job | None = None
@@ -287,19 +288,23 @@ class Ray:
                                  "`ray start --head`, or use --ray local for a private one") from None
             raise StartError(f"cannot reach the Ray cluster at '{self.cluster.address}': "
                              f"{' '.join(str(e).split())[:300]}") from None
-        cpus = float(ray.cluster_resources().get("CPU", 0))
-        room = fit(cpus, self.cluster.match_cpus)
+        # a slot lives on one node: what counts is how many fit on each (a match of 2 CPUs fits on no
+        # node of 1 CPU, however many there are: its slot would wait forever)
+        nodes = [float(x.get("Resources", {}).get("CPU", 0)) for x in ray.nodes() if x.get("Alive")]
+        cpus = sum(nodes)
+        room = sum(fit(c, self.match_cpus) for c in nodes)
         n = self.cluster.matches or room
-        if n < 1:
+        if room < 1:
             await self.close()
-            raise StartError(f"the Ray cluster at '{self.cluster.address}' has {cpus:g} CPUs: not enough for one "
-                             f"match (match_cpus = {self.cluster.match_cpus:g})")
+            raise StartError(f"no node of the Ray cluster at '{self.cluster.address}' has room for one match: it "
+                             f"reserves {self.match_cpus:g} CPUs (match_cpus, or the most cpus an entrant declares), "
+                             f"the largest node has {max(nodes, default=0):g}")
         if n > room:  # the slots beyond would wait for CPUs forever, and start() with them
             await self.close()
             raise StartError(f"the Ray cluster at '{self.cluster.address}' has {cpus:g} CPUs: room for "
                              f"{room} matches at once, not {n} (matches = {n}, match_cpus = "
-                             f"{self.cluster.match_cpus:g}); lower matches, or leave it out")
-        self._remote = ray.remote(SlotActor).options(num_cpus=self.cluster.match_cpus, max_restarts=0,
+                             f"{self.match_cpus:g}); lower matches, or leave it out")
+        self._remote = ray.remote(SlotActor).options(num_cpus=self.match_cpus, max_restarts=0,
                                                      scheduling_strategy="SPREAD", max_concurrency=64)
         self.capacity = 2 * n
         self._slots = [self._new_slot() for _ in range(n)]

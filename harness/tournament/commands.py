@@ -431,7 +431,8 @@ async def _play(cfg: TournamentConfig, store: Store, t: Tournament, existing: To
         elif cfg.cluster is not None:
             nodes: list[str] = getattr(executor, "labels", list)()
             console.print(f"[dim]Ray cluster at {cfg.cluster.address}: {plural(executor.capacity // 2, 'match slot')} on "
-                          f"{plural(len(nodes), 'node')} ({', '.join(nodes)}), each slot with its own arena and bots[/]",
+                          f"{plural(len(nodes), 'node')} ({', '.join(nodes)}), each slot with its own arena and bots "
+                          f"and {cfg.cluster.match_cpus or 1:g} CPU{'' if (cfg.cluster.match_cpus or 1) == 1 else 's'} reserved[/]",
                           highlight=False)
         remotes = remote_lines(bots)
         for line in remotes:  # issue 14: the remote bots' owners need these to connect
@@ -488,8 +489,9 @@ def worker_line(workers: Any) -> str:
     """The worker processes in use and the matches each has played (issue 18)."""
     use = workers.usage()
     note = getattr(workers, "note", "")
-    return f"{len(use)} {getattr(workers, 'kind', 'worker processes')}: " + \
-        ", ".join(f"{label} {n} matches" for label, n in use.items()) + (f" — {note}" if note else "")
+    one, many = getattr(workers, "kind", ("worker process", "worker processes"))
+    return plural(len(use), one, many) + ": " + \
+        ", ".join(f"{label} {plural(n, 'match', 'matches')}" for label, n in use.items()) + (f" — {note}" if note else "")
 
 
 def remote_lines(bots: runner.Bots) -> list[str]:

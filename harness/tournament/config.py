@@ -14,7 +14,7 @@ A config file looks like::
     confidence = 0.95        # adaptive: the confidence each neighbour pair needs (default 0.95)
     max_matches = 240        # adaptive: never more matches (default: 20 round robins' worth)
     min_per_pairing = 2      # adaptive: full round robins played first (default 2)
-    concurrency = 2          # matches at once; default: number of cores
+    concurrency = 2          # matches at once; default: cores / the most cpus an entrant declares
     workers = 2              # worker processes sharing them (issue 18); default: number of cores; 1: in process
     deals = "hard.txt"       # optional; a deal book (harness.deals): units play its seeds in order, cycling
     db = "results/arena.db"  # optional
@@ -43,12 +43,14 @@ A config file looks like::
     working_dir = "."        # shipped to every node; the bots' relative commands run there (default ".")
     files = ["bots/"]        # optional: ship only these paths of working_dir (default: all of it)
     excludes = ["data/"]     # not shipped (gitignore patterns; .git, .venv, __pycache__, out and db never are)
-    match_cpus = 1           # CPUs one match takes on a node (default 1)
+    match_cpus = 1           # CPUs one match takes on a node (default: the most an entrant declares, or 1)
     matches = 8              # matches at once across the cluster (default: its CPUs / match_cpus)
 
     [[entrant]]
     name = "greedy"
     command = "python sample_bots/greedy_bot.py"
+    cpus = 1                 # optional: the cores this bot keeps busy while it decides (its search threads);
+                             # matches at once here and per Ray node are set so that none is oversubscribed
 
     [[entrant]]
     name = "alice"
@@ -64,7 +66,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +84,7 @@ DUPLICATE = ("auto", "trusted", "off")
 SCHEDULES = ("round_robin", "adaptive")
 ADAPTIVE_KEYS = ("confidence", "max_matches", "min_per_pairing")  # only with schedule = "adaptive"
 TIME_KEYS = {"move", "bank", "hello"}
-ENTRANT_KEYS = {"name", "command"}
+ENTRANT_KEYS = {"name", "command", "cpus"}
 # limit name -> (type, lowest allowed value other than 0/false for "off", highest)
 LIMIT_KEYS: dict[str, tuple[type, float, float]] = {
     "address_space_bytes": (int, 1, 2**62),
@@ -119,6 +121,7 @@ class EntrantSpec:
     name: str
     command: str | None  # shell-style command line, or None for a remote entrant
     remote: str | None = None  # the remote bot's name, for `remote:NAME`
+    cpus: float | None = None  # cores the bot keeps busy while it decides, when it declares them
 
     @property
     def label(self) -> str:
@@ -133,7 +136,7 @@ class Cluster:
     working_dir: Path = Path(".")  # shipped to every node (Ray's runtime environment); bots run there
     excludes: tuple[str, ...] = ()  # gitignore patterns left out of the shipment, besides the fixed ones
     files: tuple[str, ...] = ()  # when given, only these paths of working_dir are shipped
-    match_cpus: float = 1.0  # CPUs one match reserves on its node
+    match_cpus: float | None = None  # CPUs one match reserves on its node; None: what the bots declare, or 1
     matches: int | None = None  # matches at once; None: the cluster's CPUs / match_cpus
 
 
@@ -234,7 +237,7 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
             raise ConfigError(f"entrant {i} has a name that is not a string ({show(e['name'])})")
         if "command" not in e:
             raise ConfigError(f"entrant '{show(e['name'])}' has no command")
-        specs.append(entrant(e["name"], e["command"]))
+        specs.append(entrant(e["name"], e["command"], e.get("cpus")))
     time = _table(data, "time", "'time' must be a table with 'move' and 'bank' in seconds")
     _no_unknown(time, TIME_KEYS, "[time]")
     rules = _table(data, "rules", "'rules' must be a table of rule options")
@@ -299,8 +302,9 @@ def from_flags(
                  deals=deals, workers=workers, cluster=cluster)
 
 
-def entrant(name: str, command: Any) -> EntrantSpec:
-    """One entrant from its name and ``command`` (a command line, or ``remote:NAME``)."""
+def entrant(name: str, command: Any, cpus: Any = None) -> EntrantSpec:
+    """One entrant from its name and ``command`` (a command line, or ``remote:NAME``), and the ``cpus`` its bot
+    declares (the cores it keeps busy while it decides: a multi-threaded search declares its threads)."""
     if not valid_name(name):
         raise ConfigError(f"bad entrant name '{show(name)}' (letters, digits, _ . + -; at most 40)")
     if not isinstance(command, str):
@@ -314,8 +318,12 @@ def entrant(name: str, command: Any) -> EntrantSpec:
         remote = command.removeprefix("remote:").strip()
         if not valid_name(remote):
             raise ConfigError(f"entrant '{name}': bad remote bot name '{show(remote)}' ({RULE})")
+        if cpus is not None:
+            raise ConfigError(f"entrant '{name}' is a remote bot: 'cpus' is for bots this arena starts")
         return EntrantSpec(name, None, remote)
-    return EntrantSpec(name, command)
+    if cpus is not None and (isinstance(cpus, bool) or not isinstance(cpus, (int, float)) or not 0.01 <= cpus <= 1024):
+        raise ConfigError(f"bad value '{show(cpus)}' for entrant '{name}' cpus (expected a number from 0.01 to 1024)")
+    return EntrantSpec(name, command, cpus=None if cpus is None else float(cpus))
 
 
 def build(
@@ -343,8 +351,11 @@ def build(
     seed = None if seed is None else _int("seed", seed, 0, 2**63 - 1)
     if duplicate not in DUPLICATE:
         raise ConfigError(f"bad value '{show(duplicate)}' for 'duplicate' (expected one of: {', '.join(DUPLICATE)})")
-    concurrency = (os.cpu_count() or 1) if concurrency is None else _int("concurrency", concurrency, 1, 256)
-    workers = (os.cpu_count() or 1) if workers is None else _int("workers", workers, 1, 256)
+    # a match runs one decision at a time: it keeps busy the most cores any of its bots declares (or 1)
+    need = max([1.0, *(e.cpus for e in entrants if e.cpus is not None)])
+    cores = max(1, int((os.cpu_count() or 1) // need))  # matches at once that do not oversubscribe this machine
+    concurrency = cores if concurrency is None else _int("concurrency", concurrency, 1, 256)
+    workers = cores if workers is None else _int("workers", workers, 1, 256)
     move_s = _seconds("time.move", move_s, positive=True)
     bank_s = _seconds("time.bank", bank_s, positive=False)
     hello_s = None if hello_s is None else _seconds("time.hello", hello_s, positive=True)
@@ -365,6 +376,8 @@ def build(
     if cluster is not None and any(e.remote is not None for e in entrants):
         raise ConfigError("a remote entrant dials this machine's arena: it cannot play on a Ray cluster "
                           "([cluster] or --ray)")
+    if cluster is not None and cluster.match_cpus is None:  # issue 15: a node is not oversubscribed either
+        cluster = replace(cluster, match_cpus=need)
     if not isinstance(limits, Limits):
         limits = limits_of(limits or {})
     out_dir = _path("out", out) or Path("results")
@@ -393,8 +406,8 @@ def cluster_of(values: Mapping[str, Any]) -> Cluster | None:
     excludes = values.get("excludes", [])
     if not isinstance(excludes, list) or not all(isinstance(x, str) and x.strip() and "\x00" not in x for x in excludes):
         raise ConfigError(f"bad value '{show(excludes)}' for cluster excludes (expected a list of path patterns)")
-    cpus = values.get("match_cpus", 1)
-    if isinstance(cpus, bool) or not isinstance(cpus, (int, float)) or not 0.01 <= cpus <= 1024:
+    cpus = values.get("match_cpus")  # None: what the entrants declare (build)
+    if cpus is not None and (isinstance(cpus, bool) or not isinstance(cpus, (int, float)) or not 0.01 <= cpus <= 1024):
         raise ConfigError(f"bad value '{show(cpus)}' for cluster match_cpus (expected a number from 0.01 to 1024)")
     files = values.get("files", [])
     if not isinstance(files, list) or not all(isinstance(x, str) and x.strip() and "\x00" not in x for x in files):
@@ -402,7 +415,7 @@ def cluster_of(values: Mapping[str, Any]) -> Cluster | None:
     matches = values.get("matches")
     return Cluster(address=ray_address(values.get("address", "auto")),
                    working_dir=_path("cluster working_dir", values.get("working_dir", ".")) or Path("."),
-                   excludes=tuple(x.strip() for x in excludes), match_cpus=float(cpus),
+                   excludes=tuple(x.strip() for x in excludes), match_cpus=None if cpus is None else float(cpus),
                    matches=None if matches is None else _int("cluster matches", matches, 1, 100_000),
                    files=tuple(x.strip() for x in files))
 
