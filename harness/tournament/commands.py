@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import secrets
 import json
@@ -346,16 +347,6 @@ class _View:
         return Group(*lines, view)
 
 
-async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament | None, console: Console,
-                      resume: str, strict: bool = False, listen: str = "127.0.0.1:0") -> int:
-    held = None if existing is None else running(cfg.db, existing)  # before anything of it changes
-    try:
-        return await _run_held(cfg, store, existing, console, resume, strict, listen)
-    finally:
-        if held is not None:
-            held.close()
-
-
 def run_lock(db: Path, tid: int) -> Path:
     """The lock file a process running tournament ``tid`` of ``db`` holds (``arena tournaments``: running)."""
     return Path(f"{db}.tournament-{tid}.lock")
@@ -371,34 +362,33 @@ def running(db: Path, t: Tournament) -> preflight.Held:
         raise runner.StartError(str(e)) from None
 
 
-async def _run_held(cfg: TournamentConfig, store: Store, existing: Tournament | None, console: Console,
-                    resume: str, strict: bool, listen: str) -> int:
-    if existing is not None:
-        voided = runner.void_half_pairs(store, existing, cfg)
-        if voided:
-            console.print(f"[yellow]replaying {plural(voided, 'match', 'matches')} of duplicate pairs cut in half by the stop[/]")
-        if not runner.pending_in(cfg, store, existing.id):
-            runner.finish(cfg, store, existing.id)
-            return _finish(cfg, store, existing, console, interrupted=False, resume=resume)
-    policy = runner.legs_policy(cfg)
-    from harness.arena.sandbox import keep_private
-    keep_private(cfg.out, cfg.db.parent)  # issue 11: empty for sandboxed bots
-    bots = runner.Bots(cfg.entrants, limits=cfg.limits, per_leg=policy.per_leg, hello_s=cfg.hello_s or 10.0,
-                       remote_hello_s=cfg.hello_s, log_dir=cfg.out / cfg.name / "logs",  # issue 14: bots' output
-                       listen=listen)
-    # The tournament is recorded before its bots start, so a run killed while they start can be
-    # resumed (issue 14: --resume of a name that is not there is refused); one whose bots cannot
-    # start is removed again, leaving the name free.
-    stored = cfg.identity() | {"legs": policy.why, "seed_set": cfg.seed_set}
-    scheduled = cfg.max_matches if cfg.schedule == "adaptive" else len(runner.schedule(cfg))  # issue 17: the cap
-    t = existing or store.create(cfg.name, stored, scheduled,
-                                 [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
-    held = running(cfg.db, t) if existing is None else None
-    try:
+async def _tournament(cfg: TournamentConfig, store: Store, existing: Tournament | None, console: Console,
+                      resume: str, strict: bool = False, listen: str = "127.0.0.1:0") -> int:
+    with contextlib.ExitStack() as lock:  # the run lock, held until the run ends
+        if existing is not None:
+            lock.callback(running(cfg.db, existing).close)  # before anything of it changes
+            voided = runner.void_half_pairs(store, existing, cfg)
+            if voided:
+                console.print(f"[yellow]replaying {plural(voided, 'match', 'matches')} of duplicate pairs cut in half by the stop[/]")
+            if not runner.pending_in(cfg, store, existing.id):
+                runner.finish(cfg, store, existing.id)
+                return _finish(cfg, store, existing, console, interrupted=False, resume=resume)
+        policy = runner.legs_policy(cfg)
+        from harness.arena.sandbox import keep_private
+        keep_private(cfg.out, cfg.db.parent)  # issue 11: empty for sandboxed bots
+        bots = runner.Bots(cfg.entrants, limits=cfg.limits, per_leg=policy.per_leg, hello_s=cfg.hello_s or 10.0,
+                           remote_hello_s=cfg.hello_s, log_dir=cfg.out / cfg.name / "logs",  # issue 14: bots' output
+                           listen=listen)
+        # The tournament is recorded before its bots start, so a run killed while they start can be
+        # resumed (issue 14: --resume of a name that is not there is refused); one whose bots cannot
+        # start is removed again, leaving the name free.
+        stored = cfg.identity() | {"legs": policy.why, "seed_set": cfg.seed_set}
+        scheduled = cfg.max_matches if cfg.schedule == "adaptive" else len(runner.schedule(cfg))  # issue 17: the cap
+        t = existing or store.create(cfg.name, stored, scheduled,
+                                     [(e.name, e.label) for e in cfg.entrants], game=cfg.game)
+        if existing is None:
+            lock.callback(running(cfg.db, t).close)
         return await _play(cfg, store, t, existing, console, resume, strict, policy, bots)
-    finally:
-        if held is not None:
-            held.close()
 
 
 async def _play(cfg: TournamentConfig, store: Store, t: Tournament, existing: Tournament | None, console: Console,
@@ -430,9 +420,10 @@ async def _play(cfg: TournamentConfig, store: Store, t: Tournament, existing: To
                           f"{', '.join(executor.labels())}[/]", highlight=False)
         elif cfg.cluster is not None:
             nodes: list[str] = getattr(executor, "labels", list)()
+            cpus: float = getattr(executor, "match_cpus", 1.0)
             console.print(f"[dim]Ray cluster at {cfg.cluster.address}: {plural(executor.capacity // 2, 'match slot')} on "
                           f"{plural(len(nodes), 'node')} ({', '.join(nodes)}), each slot with its own arena and bots "
-                          f"and {cfg.cluster.match_cpus or 1:g} CPU{'' if (cfg.cluster.match_cpus or 1) == 1 else 's'} reserved[/]",
+                          f"and {cpus:g} CPU{'' if cpus == 1 else 's'} reserved[/]",
                           highlight=False)
         remotes = remote_lines(bots)
         for line in remotes:  # issue 14: the remote bots' owners need these to connect

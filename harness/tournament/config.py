@@ -321,9 +321,15 @@ def entrant(name: str, command: Any, cpus: Any = None) -> EntrantSpec:
         if cpus is not None:
             raise ConfigError(f"entrant '{name}' is a remote bot: 'cpus' is for bots this arena starts")
         return EntrantSpec(name, None, remote)
-    if cpus is not None and (isinstance(cpus, bool) or not isinstance(cpus, (int, float)) or not 0.01 <= cpus <= 1024):
-        raise ConfigError(f"bad value '{show(cpus)}' for entrant '{name}' cpus (expected a number from 0.01 to 1024)")
-    return EntrantSpec(name, command, cpus=None if cpus is None else float(cpus))
+    return EntrantSpec(name, command, cpus=_cpus(f"entrant '{name}' cpus", cpus))
+
+
+def _cpus(what: str, value: Any) -> float | None:
+    """A number of CPUs (0.01 to 1024), or None when not given."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                              or not 0.01 <= value <= 1024):
+        raise ConfigError(f"bad value '{show(value)}' for {what} (expected a number from 0.01 to 1024)")
+    return None if value is None else float(value)
 
 
 def build(
@@ -406,16 +412,14 @@ def cluster_of(values: Mapping[str, Any]) -> Cluster | None:
     excludes = values.get("excludes", [])
     if not isinstance(excludes, list) or not all(isinstance(x, str) and x.strip() and "\x00" not in x for x in excludes):
         raise ConfigError(f"bad value '{show(excludes)}' for cluster excludes (expected a list of path patterns)")
-    cpus = values.get("match_cpus")  # None: what the entrants declare (build)
-    if cpus is not None and (isinstance(cpus, bool) or not isinstance(cpus, (int, float)) or not 0.01 <= cpus <= 1024):
-        raise ConfigError(f"bad value '{show(cpus)}' for cluster match_cpus (expected a number from 0.01 to 1024)")
+    cpus = _cpus("cluster match_cpus", values.get("match_cpus"))  # None: what the entrants declare (build)
     files = values.get("files", [])
     if not isinstance(files, list) or not all(isinstance(x, str) and x.strip() and "\x00" not in x for x in files):
         raise ConfigError(f"bad value '{show(files)}' for cluster files (expected a list of paths in working_dir)")
     matches = values.get("matches")
     return Cluster(address=ray_address(values.get("address", "auto")),
                    working_dir=_path("cluster working_dir", values.get("working_dir", ".")) or Path("."),
-                   excludes=tuple(x.strip() for x in excludes), match_cpus=None if cpus is None else float(cpus),
+                   excludes=tuple(x.strip() for x in excludes), match_cpus=cpus,
                    matches=None if matches is None else _int("cluster matches", matches, 1, 100_000),
                    files=tuple(x.strip() for x in files))
 
