@@ -53,11 +53,13 @@
    reference only: mu - 3 sigma also ranks an entrant by how often it was played, which the adaptive
    schedule varies and the round robin does not, so it costs the adaptive schedule, not helps it. The
    "first 19 of 20" figure of 200 tournaments moves by +-12 matches from one set of seeds to another: the
-   shares at fixed n, and ``--adaptive-tournaments 600``, are the steadier comparison.
+   shares at fixed n, and ``--adaptive-tournaments 600``, are the steadier comparison, and
+   ``--first-tournament N`` simulates another set (tournaments N, N+1, ...). The tournaments run in the
+   ``--jobs`` worker processes.
 
 Run:
   .venv/bin/python benchmarks/bench_tournament.py --adaptive [--cache FILE] [--rounds R] [--tournaments T]
-      [--adaptive-tournaments N] [--max-matches M] [--equal-units U] [--jobs 2]
+      [--adaptive-tournaments N] [--first-tournament N] [--max-matches M] [--equal-units U] [--jobs 2]
   .venv/bin/python benchmarks/bench_tournament.py [--throughput-only | --no-throughput] [--sandbox bwrap|none]
       [--workers N [--repeat R]] [--ray local|ADDRESS [--repeat R]]
       [--check-order] [--check-only] [--check-seeds N] [--small N] [--large N]
@@ -663,6 +665,42 @@ def _calibration(label: str, rows: list[tuple[float, bool]], level: float) -> No
           f"{sum(below)} of them in the right order", flush=True)
 
 
+@dataclasses.dataclass(frozen=True)
+class Ended:
+    """What part 3 reports of a finished adaptive tournament (a scheduler does not pickle)."""
+
+    matches: int
+    ended: str
+    per_pairing: dict[tuple[str, str], int]  # matches of each pairing
+    neighbours: list[tuple[str, str, float]]  # (above, below, honest confidence) in the final standings
+    p_above_next: list[tuple[str, str, float]]  # (above, below, TrueSkill's P(above next))
+
+    @classmethod
+    def of(cls, s) -> Ended:
+        order = s.state.order()
+        return cls(len(s.pairings), s.ended, {k: e.matches for k, e in s.state.pairs.items()}, s.state.neighbours(),
+                   [(x, y, p_above(s.state.ratings[x], s.state.ratings[y])) for x, y in zip(order, order[1:])])
+
+
+def _modes(job):
+    """Tournament ``t`` of every mode of part 3 (a worker process runs it): the round robin (rated as its
+    leaderboard rates it, and with tau = 0), the first version's neighbour rounds and the adaptive schedule;
+    curves of (matches, order right), the schedulers, and the mu-alone curves."""
+    from harness.tournament.adaptive import MODEL
+
+    t, pools, settings, horizon = job
+    boot = Bootstrap(pools)
+    names = list(TRUE_ORDER)
+    random.Random(f"names/{t}").shuffle(names)
+    rr_mu: list[tuple[int, bool]] = []
+    ad_mu: list[tuple[int, bool]] = []
+    rr = boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND, by_mu=rr_mu)
+    rr0 = boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND, MODEL)
+    nb_s, nb = boot.adaptive(names, TRUE_ORDER, random.Random(f"adaptive/{t}"), settings, t, "neighbours")
+    ad_s, ad = boot.adaptive(names, TRUE_ORDER, random.Random(f"adaptive/{t}"), settings, t, by_mu=ad_mu)
+    return rr, rr0, nb, Ended.of(nb_s), ad, Ended.of(ad_s), rr_mu, ad_mu
+
+
 def adaptive_part(m: Matches, pool, args) -> None:
     """Issue 17: the adaptive schedule against the paired round robin on the known-strength field, and
     its calibration there and on a field of two nearly equal bots. Every simulated tournament draws each
@@ -685,7 +723,6 @@ def adaptive_part(m: Matches, pool, args) -> None:
         if len(units) < 10 or score <= 0.5:
             print("  the pools do not order the field as TRUE_ORDER: play more (--rounds) first", flush=True)
             return
-    boot = Bootstrap(pools)
     horizon = args.max_matches
     grid = list(range(12, horizon + 1, 12))
     from harness.tournament.adaptive import MODEL
@@ -694,20 +731,16 @@ def adaptive_part(m: Matches, pool, args) -> None:
     rr_mu: list[list[tuple[int, bool]]] = []  # the same tournaments' order by mu alone (not what boards show)
     ad_mu: list[list[tuple[int, bool]]] = []
     t0 = time.perf_counter()
-    for t in range(T):
-        names = list(TRUE_ORDER)
-        random.Random(f"names/{t}").shuffle(names)
-        rr_mu.append([])
-        ad_mu.append([])
-        rr_curves.append(boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND,
-                                          by_mu=rr_mu[-1]))
-        rr0_curves.append(boot.round_robin(names, TRUE_ORDER, random.Random(f"rr/{t}"), horizon // PER_ROUND, MODEL))
-        s, curve = boot.adaptive(names, TRUE_ORDER, random.Random(f"adaptive/{t}"), settings, t, "neighbours")
-        nb_curves.append(curve)
-        nb_scheds.append(s)
-        s, curve = boot.adaptive(names, TRUE_ORDER, random.Random(f"adaptive/{t}"), settings, t, by_mu=ad_mu[-1])
-        ad_curves.append(curve)
-        scheds.append(s)
+    jobs = [(t, pools, settings, horizon) for t in range(args.first_tournament, args.first_tournament + T)]
+    for rr_c, rr0_c, nb_c, nb_s, ad_c, ad_s, rr_m, ad_m in pool.imap(_modes, jobs, chunksize=5):
+        rr_curves.append(rr_c)
+        rr0_curves.append(rr0_c)
+        nb_curves.append(nb_c)
+        nb_scheds.append(nb_s)
+        ad_curves.append(ad_c)
+        scheds.append(ad_s)
+        rr_mu.append(rr_m)
+        ad_mu.append(ad_m)
     print(f"  [{time.perf_counter() - t0:.0f} s]")
     rr = [sum(_right_at(c, n) for c in rr_curves) for n in grid]
     rr0 = [sum(_right_at(c, n) for c in rr0_curves) for n in grid]
@@ -759,26 +792,22 @@ def adaptive_part(m: Matches, pool, args) -> None:
                 print(f"      after every duplicate pair: first {fa2}/{fr2} = {fa2 / fr2:.2f}" +
                       (f"; held {ha2}/{hr2} = {ha2 / hr2:.2f}" if ha2 and hr2 else ""))
     for label, ss in (("adapt. neighb.", nb_scheds), ("adaptive", scheds)):
-        stops = sorted(len(s.pairings) for s in ss)
+        stops = sorted(s.matches for s in ss)
         by_conf = sum(s.ended == CONFIDENCE for s in ss)
         print(f"  {label} stopping: {by_conf}/{T} reached {settings.confidence:.0%} on every neighbour pair "
               f"(median {stops[len(stops) // 2]} matches, range {stops[0]}-{stops[-1]}), "
               f"{sum(s.ended == CAP for s in ss)} ran to the cap of {settings.max_matches}")
         per_pair: dict[frozenset, list[int]] = {}
         for s in ss:
-            for pairing, e in s.state.pairs.items():
-                per_pair.setdefault(frozenset(pairing), []).append(e.matches)
+            for pairing, n in s.per_pairing.items():
+                per_pair.setdefault(frozenset(pairing), []).append(n)
         print(f"  {label} matches per pairing (mean over tournaments): " + ", ".join(
             f"{'/'.join(sorted(k, key=TRUE_ORDER.index))} {statistics.mean(v):.0f}" for k, v in
             sorted(per_pair.items(), key=lambda kv: -statistics.mean(kv[1]))))
     for label, ss in (("adapt. neighb.", nb_scheds), ("adaptive", scheds)):
-        rows = [(c, TRUE_ORDER.index(a) < TRUE_ORDER.index(b)) for s in ss for a, b, c in s.state.neighbours()]
+        rows = [(c, TRUE_ORDER.index(a) < TRUE_ORDER.index(b)) for s in ss for a, b, c in s.neighbours]
         _calibration(f"known-strength field, at the end of each {label} tournament", rows, settings.confidence)
-    ts_rows = []
-    for s in scheds:
-        order = s.state.order()
-        for x, y in zip(order, order[1:]):
-            ts_rows.append((p_above(s.state.ratings[x], s.state.ratings[y]), TRUE_ORDER.index(x) < TRUE_ORDER.index(y)))
+    ts_rows = [(p, TRUE_ORDER.index(x) < TRUE_ORDER.index(y)) for s in scheds for x, y, p in s.p_above_next]
     _calibration("the same tournaments, TrueSkill's P(above next) (the leaderboard's P↓) for comparison", ts_rows,
                  settings.confidence)
     equal_field(pool, args, settings)
@@ -843,6 +872,8 @@ def main() -> None:
     ap.add_argument("--pool", type=int, default=120,
                     help="real units per pairing for part 3 (a third of it for search-large vs greedy and random)")
     ap.add_argument("--adaptive-tournaments", type=int, default=200, help="simulated tournaments per mode (part 3)")
+    ap.add_argument("--first-tournament", type=int, default=0,
+                    help="part 3 simulates tournaments N, N+1, ... (their seeds): another N is another set of seeds")
     ap.add_argument("--confidence", type=float, default=0.95, help="adaptive confidence (part 3)")
     ap.add_argument("--max-matches", type=int, default=360, help="adaptive cap and round-robin horizon (part 3)")
     ap.add_argument("--min-per-pairing", type=int, default=2, help="adaptive warm-up round robins (part 3)")

@@ -110,8 +110,31 @@ def test_the_allocations_closed_form_update_is_trueskills() -> None:
     env = adaptive.MODEL.env()
     for (m1, s1), (m2, s2) in (((25, 8.333), (25, 8.333)), ((30, 4), (25, 6)), ((20, 1.5), (31, 2.5))):
         (w,), (lo,) = env.rate([(env.create_rating(m1, s1),), (env.create_rating(m2, s2),)], ranks=[0, 1])
-        (a, sa), (b, sb) = adaptive._beat((m1, s1), (m2, s2))
-        assert [a, sa, b, sb] == pytest.approx([w.mu, w.sigma, lo.mu, lo.sigma], rel=1e-6)
+        assert adaptive._beat(m1, s1, m2, s2) == pytest.approx((w.mu, w.sigma, lo.mu, lo.sigma), rel=1e-6)
+
+
+def test_the_look_ahead_is_the_expected_risk_after_trueskills_own_updates() -> None:
+    """The gain of a pairing, against the same expectation written with the trueskill package itself:
+    every count of wins, spread evenly through the legs, weighted by the binomial chance."""
+    env = adaptive.MODEL.env()
+    for skills in ({"a": (29.0, 1.2), "b": (28.0, 0.9), "c": (20.0, 3.0)},
+                   {"a": (25.0, 8.333), "b": (25.0, 8.333), "c": (25.0, 8.333), "d": (30.0, 2.0)},
+                   {"a": (31.0, 2.2), "b": (26.0, 0.8), "c": (27.0, 0.8), "d": (12.0, 4.0)}):
+        now = adaptive.order_risk(skills)
+        for x, y in (("a", "b"), ("b", "c")):
+            for units in (1, 4):
+                (mx, sx), (my, sy) = skills[x], skills[y]
+                p = adaptive.phi((mx - my) / math.sqrt(2 * adaptive.MODEL.beta**2 + sx**2 + sy**2))
+                legs, expected = 2 * units, 0.0
+                for w in range(legs + 1):
+                    rx, ry = env.create_rating(mx, sx), env.create_rating(my, sy)
+                    for i in range(legs):
+                        ranks = [0, 1] if (i * w) // legs != ((i + 1) * w) // legs else [1, 0]
+                        (rx,), (ry,) = env.rate([(rx,), (ry,)], ranks=ranks)
+                    after = {**skills, x: (rx.mu, rx.sigma), y: (ry.mu, ry.sigma)}
+                    expected += math.comb(legs, w) * p**w * (1 - p) ** (legs - w) * adaptive.order_risk(after)
+                want = (now - expected) / units
+                assert adaptive._gain(skills, x, y, units, now) == pytest.approx(want, rel=1e-5, abs=1e-9)
 
 
 def test_adaptive_rounds_are_one_unit_and_beat_the_neighbour_rounds() -> None:

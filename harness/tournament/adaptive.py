@@ -6,14 +6,16 @@ plays in *rounds*. The first ``min_per_pairing`` rounds are a full round robin e
 game's seats for table games, :func:`harness.tournament.schedule.groups`). After that:
 
 * A two-sided field (two seats, or one entrant per team) plays **one unit** (a duplicate pair) a
-  round (:func:`units_per_round` disjoint ones in fields of six or more): the pairing, of *any* two entrants, whose next units are expected to lower the number of
-  mis-ordered neighbours the most (:func:`order_risk`: the sum over neighbours in the standings of the
-  probability, under the ratings, that the lower one is truly above; one, two and four units looked
-  ahead, every outcome weighted by TrueSkill's own win probability, :func:`_lookahead_units`). The pairing may
-  be two non-neighbours: playing a third entrant against both members of a close pair also orders
-  them, and playing an entrant whose σ keeps it wrongly low under μ − 3σ puts it back. Once no pairing
-  is worth :data:`MIN_GAIN`, the round is the least certain neighbour pair by the honest confidence
-  below, so that the tournament can still stop.
+  round (:func:`units_per_round` disjoint ones in fields of six or more): the pairing, of *any* two
+  entrants, whose next units are expected to lower the number of mis-ordered neighbours the most
+  (:func:`order_risk`: the sum over neighbours in the standings of the probability, under the
+  ratings, that the lower one is truly above; 1, 2, 4, 8 and 16 units looked ahead, every outcome
+  weighted by TrueSkill's own win probability, :func:`_lookahead_units`). The long look-ahead is for
+  the closest pair: one more unit barely moves its order, sixteen may, and a short horizon spent its
+  matches elsewhere. The pairing may be two non-neighbours: playing a third entrant against both
+  members of a close pair also orders them, and playing an entrant whose σ keeps it wrongly low under
+  μ − 3σ puts it back. Once no pairing is worth :data:`MIN_GAIN`, the round is the least certain
+  neighbour pair by the honest confidence below, so that the tournament can still stop.
 * A table game plays one table (in all its seat rotations) for every pair of neighbours whose order is
   not yet established, the least certain first, seating the pair with the entrants next to it in the
   standings (:func:`_neighbour_units`; the first version's rule for two-sided fields too, kept as
@@ -64,6 +66,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import defaultdict
@@ -82,8 +85,9 @@ DEFAULT_CONFIDENCE = 0.95
 DEFAULT_MIN_PER_PAIRING = 2
 DEFAULT_CAP_ROUNDS = 20  # default max_matches: the matches of this many round robins (rounds of tables)
 MODEL = Model(tau=0.0)  # the rating of adaptive tournaments: TrueSkill without skill drift (module docstring)
-LOOKAHEAD = (1, 2, 4)  # units of one pairing looked ahead (_lookahead_units); four, over (1, 2): +1.5 points of
-# tournaments in the right order at 96-120 matches (1200 simulated, benchmarks/bench_tournament.py --adaptive)
+LOOKAHEAD = (1, 2, 4, 8, 16)  # units of one pairing looked ahead (_lookahead_units): a close pair needs many
+# units before its order can change, and (1, 2, 4) undervalued it (benchmarks/bench_tournament.py --adaptive)
+NEGLIGIBLE = 1e-9  # outcomes of a look-ahead less likely than this are left out (_gain)
 MIN_GAIN = 1e-3  # below this expected fall of order_risk per unit, serve the stopping rule instead
 
 CONFIDENCE = "confidence"  # how a tournament ended
@@ -268,6 +272,7 @@ def _neighbour_units(f: Field, s: State, settings: Settings) -> list[list[tuple[
 
 
 Skill = tuple[float, float]  # (mu, sigma) of a rating, for the allocation's arithmetic
+_B2 = 2 * MODEL.beta**2  # the performance variance of two players
 
 
 def order_risk(skills: Mapping[str, Skill]) -> float:
@@ -278,38 +283,57 @@ def order_risk(skills: Mapping[str, Skill]) -> float:
                for a, b in zip(o, o[1:]))
 
 
-def _beat(winner: Skill, loser: Skill) -> tuple[Skill, Skill]:
-    """TrueSkill's update of one two-player match without draws or drift (:data:`MODEL`), in closed form."""
-    (mw, sw), (ml, sl) = winner, loser
-    c2 = 2 * MODEL.beta**2 + sw**2 + sl**2
+def _beat(wm: float, ws: float, lm: float, ls: float) -> tuple[float, float, float, float]:
+    """TrueSkill's update of one two-player match without draws or drift (:data:`MODEL`), in closed
+    form: the winner's (μ, σ) and the loser's, after."""
+    ws2, ls2 = ws * ws, ls * ls
+    c2 = _B2 + ws2 + ls2
     c = math.sqrt(c2)
-    t = (mw - ml) / c
-    cdf = phi(t)
+    t = (wm - lm) / c
+    cdf = 0.5 * math.erfc(-t / math.sqrt(2.0))
     v = math.exp(-t * t / 2) / math.sqrt(2 * math.pi) / cdf if cdf > 1e-300 else -t
     w = v * (v + t)
-    return ((mw + sw**2 / c * v, sw * math.sqrt(max(1e-12, 1 - sw**2 / c2 * w))),
-            (ml - sl**2 / c * v, sl * math.sqrt(max(1e-12, 1 - sl**2 / c2 * w))))
+    return (wm + ws2 / c * v, ws * math.sqrt(max(1e-12, 1 - ws2 / c2 * w)),
+            lm - ls2 / c * v, ls * math.sqrt(max(1e-12, 1 - ls2 / c2 * w)))
 
 
 def _gain(skills: Mapping[str, Skill], x: str, y: str, units: int, now: float) -> float:
     """The expected fall of :func:`order_risk` per unit if ``x`` and ``y`` play ``units`` more duplicate
-    pairs: every count of x's wins over the legs (binomial, with TrueSkill's win probability), the wins
-    spread evenly through the legs."""
+    pairs: every count of x's wins over the legs (binomial, with TrueSkill's win probability; counts
+    less likely than :data:`NEGLIGIBLE` left out), the wins spread evenly through the legs."""
     (mx, sx), (my, sy) = skills[x], skills[y]
-    p = phi((mx - my) / math.sqrt(2 * MODEL.beta**2 + sx**2 + sy**2))
+    p = phi((mx - my) / math.sqrt(_B2 + sx**2 + sy**2))
     legs = 2 * units
-    expected = 0.0
+    expected = mass = 0.0
     after = dict(skills)
     for w in range(legs + 1):
-        a, b = skills[x], skills[y]
+        chance = math.comb(legs, w) * p**w * (1 - p) ** (legs - w)
+        if chance < NEGLIGIBLE:
+            continue
+        am, as_, bm, bs = mx, sx, my, sy
         for i in range(legs):
             if (i * w) // legs != ((i + 1) * w) // legs:
-                a, b = _beat(a, b)
+                am, as_, bm, bs = _beat(am, as_, bm, bs)
             else:
-                b, a = _beat(b, a)
-        after[x], after[y] = a, b
-        expected += math.comb(legs, w) * p**w * (1 - p) ** (legs - w) * order_risk(after)
-    return (now - expected) / units
+                bm, bs, am, as_ = _beat(bm, bs, am, as_)
+        after[x], after[y] = (am, as_), (bm, bs)
+        expected += chance * order_risk(after)
+        mass += chance
+    return (now - expected / mass) / units
+
+
+@functools.lru_cache(maxsize=4096)
+def _best_pairings(names: tuple[str, ...], skills: tuple[Skill, ...]) -> tuple[tuple[str, str], ...]:
+    """The pairings worth :data:`MIN_GAIN` or more, the best first (ties: entrant order). A pure function
+    of the ratings, kept: :func:`plan` replays every round from the results each time it is called."""
+    by_name = dict(zip(names, skills))
+    now = order_risk(by_name)
+    gains = []
+    for i, (x, y) in enumerate(itertools.combinations(names, 2)):
+        g = max(_gain(by_name, x, y, k, now) for k in LOOKAHEAD)
+        if g >= MIN_GAIN:
+            gains.append((-round(g, 12), i, x, y))
+    return tuple((x, y) for _, _, x, y in sorted(gains))
 
 
 def _lookahead_units(f: Field, s: State, settings: Settings) -> list[list[tuple[str, ...]]]:
@@ -319,18 +343,12 @@ def _lookahead_units(f: Field, s: State, settings: Settings) -> list[list[tuple[
     (:func:`_neighbour_units`), so that the tournament still stops."""
     if not any(c < settings.confidence for _, _, c in s.neighbours()):
         return []
-    skills = {n: (r.mu, r.sigma) for n, r in s.ratings.items()}
-    now = order_risk(skills)
-    gains = []
-    for i, (x, y) in enumerate(itertools.combinations(f.names, 2)):
-        g = max(_gain(skills, x, y, k, now) for k in LOOKAHEAD)
-        if g >= MIN_GAIN:
-            gains.append((-round(g, 12), i, x, y))
-    if not gains:
+    best = _best_pairings(f.names, tuple((s.ratings[n].mu, s.ratings[n].sigma) for n in f.names))
+    if not best:
         return _neighbour_units(f, s, settings)[:1]
     units: list[list[tuple[str, ...]]] = []
     busy: set[str] = set()
-    for _, _, x, y in sorted(gains):  # the best first; more only in large fields, each entrant once
+    for x, y in best:  # the best first; more only in large fields, each entrant once
         if x not in busy and y not in busy and len(units) < units_per_round(len(f.names)):
             units.append(_legs(f, (x, y)))
             busy |= {x, y}
