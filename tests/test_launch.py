@@ -74,6 +74,43 @@ def test_the_whole_group_dies_with_a_sigkilled_arena(tmp_path: Path) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
+# A command that forks a member of its group deaf to SIGTERM (as bubblewrap's namespace init is, while
+# it waits to be released), then waits: SIGTERM to the group ends the command but not that member.
+DEAF = """
+import os, signal, sys, time
+if os.fork() == 0:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    open(sys.argv[1], "w").close()
+    time.sleep(3600)
+    os._exit(0)
+time.sleep(3600)
+"""
+
+
+def test_what_the_command_left_in_the_group_ends_with_it(tmp_path: Path) -> None:
+    """The arena stops a bot with SIGTERM to its group and, after a grace, SIGKILL; an arena killed in
+    between (the CI failure of tests/test_crash_safety.py: a bubblewrap init left waiting for its dead
+    parent) must not leave the deaf member behind: the supervisor kills it when its command ends."""
+    mark = f"LAUNCH_TEST_{secrets.token_hex(4)}"
+    ready = tmp_path / "ready"
+    arena = subprocess.Popen([sys.executable, "-c", ARENA, str(LAUNCHER), sys.executable, "-c", DEAF, str(ready)],
+                             env={**os.environ, "LAUNCH_MARK": mark}, stdout=subprocess.PIPE, text=True)
+    try:
+        assert arena.stdout is not None
+        launcher = int(arena.stdout.readline())
+        _wait(ready.exists, "the command never started")
+        assert len(_marked(mark)) >= 4  # arena, launcher, command, the deaf member
+        os.killpg(launcher, signal.SIGTERM)  # what BotProcess.stop sends first
+        _wait(lambda: _marked(mark) == [arena.pid], f"left behind: {set(_marked(mark)) - {arena.pid}}")
+        arena.kill()  # the arena dies before its SIGKILL: nothing of the bot may be waiting for it
+        arena.wait()
+        assert not _marked(mark)
+    finally:
+        arena.kill()
+        for pid in _marked(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
 def _launch(*command: str, parent: int | None = None) -> subprocess.CompletedProcess[bytes]:
     opts = [f"--parent={os.getpid() if parent is None else parent}"]
     return subprocess.run([sys.executable, "-I", "-S", str(LAUNCHER), *opts, "--", *command],

@@ -8,9 +8,13 @@ Without ``--parent`` the launcher execs the command. With ``--parent`` (the aren
 it stays as a small supervisor in the bot's process group: when the arena (PID) dies, even by
 SIGKILL, the kernel signals the supervisor, which SIGKILLs the whole group (bubblewrap, its
 namespace init and the bot) and then itself; if the arena died already, nothing starts. Otherwise it
-waits for the command and ends as the command did (the same exit status, or death by the same
-signal). ``PR_SET_PDEATHSIG`` alone is not enough: bubblewrap sets it in its namespace init only
-after cloning it, so an arena killed in between left that init behind (issue 11).
+waits for the command, SIGKILLs whatever the command left in the group, and ends as the command did
+(the same exit status, or death by the same signal). ``PR_SET_PDEATHSIG`` alone is not enough:
+bubblewrap sets it in its namespace init only after cloning it, so an arena killed in between left
+that init behind (issue 11). For the same reason a bubblewrap killed (SIGTERM to the group, the
+arena stopping a bot that is still starting) between cloning its init and releasing it leaves that
+init waiting forever, deaf to SIGTERM as a namespace's init is: the supervisor ends it, so that the
+bot's end never depends on the arena living through its grace period.
 """
 
 import os
@@ -38,8 +42,41 @@ def die_with(parent: int) -> bool:
     return os.getppid() == parent
 
 
+def _group_left(pgid: int, me: int) -> list[int]:
+    """Live processes of group ``pgid`` other than ``me`` (zombies are dead: their parents reap them)."""
+    left = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 2 and fields[0] != b"Z" and int(fields[2]) == pgid:
+            left.append(int(entry))
+    return left
+
+
+def _kill_rest() -> None:
+    """SIGKILL what the command left in this group (a few passes: a member may fork meanwhile)."""
+    me, pgid = os.getpid(), os.getpgrp()
+    if pgid != me or not os.path.isdir("/proc"):
+        return  # not a group of its own (the arena always makes one): nothing is only the bot's
+    for _ in range(20):
+        left = _group_left(pgid, me)
+        if not left:
+            return
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def supervise(argv: list[str]) -> int:
-    """Run ``argv`` as a child and end as it ended; 127 if it cannot be executed."""
+    """Run ``argv`` as a child, then end what it left in the group, and end as it ended; 127 if it
+    cannot be executed."""
     for caught in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(caught, lambda *_: None)  # the group gets them too; outlive the command (reset by exec)
     pid = os.fork()
@@ -50,6 +87,7 @@ def supervise(argv: list[str]) -> int:
             print(f"launch: cannot run '{argv[0]}': {e.strerror}", file=sys.stderr)
         os._exit(127)
     _, status = os.waitpid(pid, 0)
+    _kill_rest()
     if os.WIFSIGNALED(status):  # die of the same signal
         sig = os.WTERMSIG(status)
         if sig != signal.SIGKILL:
