@@ -87,13 +87,18 @@ time.sleep(3600)
 """
 
 
-def test_what_the_command_left_in_the_group_ends_with_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("end_group", [True, False])
+def test_what_a_sandboxed_command_left_in_the_group_ends_with_it(tmp_path: Path, end_group: bool) -> None:
     """The arena stops a bot with SIGTERM to its group and, after a grace, SIGKILL; an arena killed in
     between (the CI failure of tests/test_crash_safety.py: a bubblewrap init left waiting for its dead
-    parent) must not leave the deaf member behind: the supervisor kills it when its command ends."""
+    parent) must not leave the deaf member behind: with ``--end-group=1`` (sandboxed bots) the
+    supervisor kills it when its command ends. Without it the member is left for the arena to see (a
+    stray, for ``arena check-bot``) and kill."""
     mark = f"LAUNCH_TEST_{secrets.token_hex(4)}"
     ready = tmp_path / "ready"
-    arena = subprocess.Popen([sys.executable, "-c", ARENA, str(LAUNCHER), sys.executable, "-c", DEAF, str(ready)],
+    stand_in = ARENA.replace('f"--parent={os.getpid()}"', 'f"--parent={os.getpid()}", "--end-group=1"') if end_group else ARENA
+    assert ("--end-group=1" in stand_in) == end_group
+    arena = subprocess.Popen([sys.executable, "-c", stand_in, str(LAUNCHER), sys.executable, "-c", DEAF, str(ready)],
                              env={**os.environ, "LAUNCH_MARK": mark}, stdout=subprocess.PIPE, text=True)
     try:
         assert arena.stdout is not None
@@ -101,6 +106,10 @@ def test_what_the_command_left_in_the_group_ends_with_it(tmp_path: Path) -> None
         _wait(ready.exists, "the command never started")
         assert len(_marked(mark)) >= 4  # arena, launcher, command, the deaf member
         os.killpg(launcher, signal.SIGTERM)  # what BotProcess.stop sends first
+        if not end_group:
+            _wait(lambda: not _alive(launcher), "the supervisor outlived its command")
+            assert len(_marked(mark)) == 2  # the arena and the deaf member, in the group still
+            os.killpg(launcher, signal.SIGKILL)  # what the arena does after the grace
         _wait(lambda: _marked(mark) == [arena.pid], f"left behind: {set(_marked(mark)) - {arena.pid}}")
         arena.kill()  # the arena dies before its SIGKILL: nothing of the bot may be waiting for it
         arena.wait()
@@ -109,6 +118,13 @@ def test_what_the_command_left_in_the_group_ends_with_it(tmp_path: Path) -> None
         arena.kill()
         for pid in _marked(mark):
             os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return b"State:\tZ" not in Path(f"/proc/{pid}/status").read_bytes()
+    except OSError:
+        return False
 
 
 def _launch(*command: str, parent: int | None = None) -> subprocess.CompletedProcess[bytes]:

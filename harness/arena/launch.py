@@ -1,5 +1,5 @@
 """Apply resource limits, then run the bot:
-``python -I -S launch.py [--as=N] [--nofile=N] [--parent=PID] -- ARGV...``.
+``python -I -S launch.py [--as=N] [--nofile=N] [--parent=PID [--end-group=1]] -- ARGV...``.
 
 Run as a separate interpreter (no harness imports) so that nothing runs between fork and exec
 in the multi-threaded arena. Soft and hard limits are set equal, so the bot cannot raise them.
@@ -8,13 +8,16 @@ Without ``--parent`` the launcher execs the command. With ``--parent`` (the aren
 it stays as a small supervisor in the bot's process group: when the arena (PID) dies, even by
 SIGKILL, the kernel signals the supervisor, which SIGKILLs the whole group (bubblewrap, its
 namespace init and the bot) and then itself; if the arena died already, nothing starts. Otherwise it
-waits for the command, SIGKILLs whatever the command left in the group, and ends as the command did
-(the same exit status, or death by the same signal). ``PR_SET_PDEATHSIG`` alone is not enough:
-bubblewrap sets it in its namespace init only after cloning it, so an arena killed in between left
-that init behind (issue 11). For the same reason a bubblewrap killed (SIGTERM to the group, the
-arena stopping a bot that is still starting) between cloning its init and releasing it leaves that
-init waiting forever, deaf to SIGTERM as a namespace's init is: the supervisor ends it, so that the
-bot's end never depends on the arena living through its grace period.
+waits for the command and ends as the command did (the same exit status, or death by the same
+signal). ``PR_SET_PDEATHSIG`` alone is not enough: bubblewrap sets it in its namespace init only
+after cloning it, so an arena killed in between left that init behind (issue 11).
+
+With ``--end-group=1`` (the arena passes it for sandboxed bots) the supervisor also SIGKILLs whatever
+the command left in the group when it ends. A bubblewrap killed (SIGTERM to the group: the arena
+stopping a bot that is still starting) between cloning its namespace init and releasing it leaves
+that init waiting forever, deaf to SIGTERM as a namespace's init is; without this its end depended on
+the arena living through its grace period. Unsandboxed bots are left alone: what they leave behind
+is for the arena to see (``arena check-bot`` reports it as a stray) and kill.
 """
 
 import os
@@ -74,9 +77,9 @@ def _kill_rest() -> None:
                 pass
 
 
-def supervise(argv: list[str]) -> int:
-    """Run ``argv`` as a child, then end what it left in the group, and end as it ended; 127 if it
-    cannot be executed."""
+def supervise(argv: list[str], end_group: bool = False) -> int:
+    """Run ``argv`` as a child and end as it ended (with ``end_group``, after killing what it left in
+    the group); 127 if it cannot be executed."""
     for caught in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(caught, lambda *_: None)  # the group gets them too; outlive the command (reset by exec)
     pid = os.fork()
@@ -87,7 +90,8 @@ def supervise(argv: list[str]) -> int:
             print(f"launch: cannot run '{argv[0]}': {e.strerror}", file=sys.stderr)
         os._exit(127)
     _, status = os.waitpid(pid, 0)
-    _kill_rest()
+    if end_group:
+        _kill_rest()
     if os.WIFSIGNALED(status):  # die of the same signal
         sig = os.WTERMSIG(status)
         if sig != signal.SIGKILL:
@@ -101,10 +105,11 @@ def main(args: list[str]) -> int:
     try:
         cut = args.index("--")
     except ValueError:
-        print("launch: usage: launch.py [--as=N] [--nofile=N] [--parent=PID] -- COMMAND...", file=sys.stderr)
+        print("launch: usage: launch.py [--as=N] [--nofile=N] [--parent=PID [--end-group=1]] -- COMMAND...",
+              file=sys.stderr)
         return 2
     argv = args[cut + 1:]
-    supervised = False
+    supervised = end_group = False
     try:
         for opt in args[:cut]:
             name, _, value = opt.partition("=")
@@ -113,6 +118,9 @@ def main(args: list[str]) -> int:
                 if not die_with(n):
                     return 125  # the arena is gone: start nothing
                 supervised = True
+                continue
+            if name == "--end-group":
+                end_group = bool(n)
                 continue
             _, hard = resource.getrlimit(LIMITS[name])
             if hard != resource.RLIM_INFINITY:
@@ -125,7 +133,7 @@ def main(args: list[str]) -> int:
         print("launch: no command", file=sys.stderr)
         return 2
     if supervised:
-        return supervise(argv)
+        return supervise(argv, end_group)
     try:
         os.execvp(argv[0], argv)
     except OSError as e:

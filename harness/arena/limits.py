@@ -79,10 +79,13 @@ class Limits:
         """Whether a watchdog must poll the group."""
         return self.cpu_s is not None or self.processes is not None
 
-    def wrap(self, argv: list[str], die_with_arena: bool = False) -> list[str]:
+    def wrap(self, argv: list[str], die_with_arena: bool = False, end_group: bool = False) -> list[str]:
         """``argv`` behind the launcher that applies the kernel limits and then execs it; with
-        ``die_with_arena``, the launched process also dies with this one (see launch.py)."""
+        ``die_with_arena``, the launched process also dies with this one, and with ``end_group`` (a
+        sandboxed bot) what it leaves in its process group dies when it ends (see launch.py)."""
         opts = [f"--parent={os.getpid()}"] if die_with_arena else []
+        if die_with_arena and end_group:
+            opts.append("--end-group=1")
         if self.address_space_bytes is not None and LINUX:
             opts.append(f"--as={self.address_space_bytes}")
         elif self.address_space_bytes is not None:

@@ -216,7 +216,7 @@ class BotProcess:
                     raise
                 if self.socket is not None:
                     self._env["ARENA_ADDRESS"] = sandbox.INSIDE_ADDRESS
-            argv = self.limits.wrap(argv, die_with_arena=True)  # the launcher supervises it (launch.py)
+            argv = self.limits.wrap(argv, die_with_arena=True, end_group=self.sandboxed)  # launch.py supervises it
         try:
             self._proc = await asyncio.create_subprocess_exec(
                 *argv, env=self._env, cwd=self._cwd, stdin=asyncio.subprocess.DEVNULL,
