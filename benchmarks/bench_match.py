@@ -38,8 +38,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import harness  # noqa: E402,F401  (before grpc: it sets gRPC's fork handling, see harness/__init__.py)
 import grpc  # noqa: E402
 
+from harness import eventloop  # noqa: E402
 from harness.arena import Arena, Clock, Entrant, play_match  # noqa: E402
 from harness.arena.process import BotProcess  # noqa: E402
 from harness.arena.record import read  # noqa: E402
@@ -351,7 +353,8 @@ def summary(rows: dict[str, list[float]]) -> None:
 
 async def main(args: argparse.Namespace) -> None:
     req_size, rep_size = typical_sizes()
-    print(f"typical message sizes: request {req_size} B, reply {rep_size} B; bot: {args.bot}")
+    print(f"typical message sizes: request {req_size} B, reply {rep_size} B; bot: {args.bot}; "
+          f"event loop: {eventloop.name(asyncio.get_running_loop())}")
     print(f"{args.rounds} interleaved rounds of {args.matches} matches and {args.pings} ping-pongs per floor "
           f"(unix, TCP); medians of rounds; {load()} at the start")
     rows: dict[str, list[float]] = {}
@@ -409,4 +412,7 @@ if __name__ == "__main__":
     p.add_argument("--timeouts", type=int, default=100, help="timeouts measured for the overshoot (default 100; 0: none)")
     p.add_argument("--limit-ms", type=int, default=50, help="the move limit of those timeouts (default 50)")
     p.add_argument("--breakdown", action="store_true", help="add the in-process breakdown per game (default: off)")
-    asyncio.run(main(p.parse_args()))
+    p.add_argument("--loop", choices=eventloop.CHOICES, default=None,
+                   help="the event loop of arena and floor (default: ARENA_EVENT_LOOP, else auto: uvloop when installed)")
+    args = p.parse_args()
+    eventloop.run(main(args), args.loop)

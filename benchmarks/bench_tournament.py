@@ -86,6 +86,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))  # bench_match's floor (part 1 --workers)
 
+from harness import eventloop  # noqa: E402
 from harness.rating import Model, p_above, standings, two_player, update, wilson  # noqa: E402
 from harness.tournament import config as cfgmod  # noqa: E402
 from harness.tournament import runner  # noqa: E402
@@ -160,7 +161,7 @@ def _floor_dps() -> float:
     import bench_match
 
     req, rep = bench_match.typical_sizes()
-    fl = asyncio.run(bench_match.bench_floor(1500, req, rep, unix=True))
+    fl = eventloop.run(bench_match.bench_floor(1500, req, rep, unix=True))
     return fl["decisions"] / fl["wall"]
 
 
@@ -176,11 +177,11 @@ def throughput_workers(workers: int, repeat: int, rounds: int = 3) -> None:
     per_match = 0.0
     for k in range(repeat):
         if k % 2:  # which goes first alternates too
-            many, _, _, _ = asyncio.run(_throughput(2, rounds, "sixtysix", workers))
-            one, _, n, d = asyncio.run(_throughput(2, rounds, "sixtysix", 1))
+            many, _, _, _ = eventloop.run(_throughput(2, rounds, "sixtysix", workers))
+            one, _, n, d = eventloop.run(_throughput(2, rounds, "sixtysix", 1))
         else:
-            one, _, n, d = asyncio.run(_throughput(2, rounds, "sixtysix", 1))
-            many, _, _, _ = asyncio.run(_throughput(2, rounds, "sixtysix", workers))
+            one, _, n, d = eventloop.run(_throughput(2, rounds, "sixtysix", 1))
+            many, _, _, _ = eventloop.run(_throughput(2, rounds, "sixtysix", workers))
         floor = _floor_dps()
         per_match = d / n
         rows["one"].append(one)
@@ -207,7 +208,7 @@ def throughput_ray(address: str, repeat: int, rounds: int = 3) -> None:
         order = ("ray", "local") if k % 2 else ("local", "ray")
         got = {}
         for what in order:
-            got[what] = asyncio.run(_throughput(2, rounds, "sixtysix", 2, ray=address if what == "ray" else None))[0]
+            got[what] = eventloop.run(_throughput(2, rounds, "sixtysix", 2, ray=address if what == "ray" else None))[0]
             rows[what].append(got[what])
         print(f"  round {k + 1}: --workers 2 {got['local']:.1f} matches/s, Ray ({address}, 2 slots) "
               f"{got['ray']:.1f} matches/s; {_load()}", flush=True)
@@ -225,7 +226,7 @@ def throughput_ray(address: str, repeat: int, rounds: int = 3) -> None:
             c.add_node(num_cpus=1, node_ip_address="127.0.0.1",  # its own unpacked files, as on its own machine
                        runtime_env_dir_name=f"runtime_resources_{nodes}")
             c.wait_for_nodes()
-            runs = [asyncio.run(_throughput(nodes, rounds, "sixtysix", ray=c.address))[0] for _ in range(repeat)]
+            runs = [eventloop.run(_throughput(nodes, rounds, "sixtysix", ray=c.address))[0] for _ in range(repeat)]
             scale.append(statistics.median(runs))
             print(f"  {nodes} worker node{'s' if nodes > 1 else ''} of 1 CPU ({nodes} slot{'s' if nodes > 1 else ''}): "
                   f"{scale[-1]:.1f} matches/s (median of {repeat}); {_load()}", flush=True)
@@ -902,7 +903,7 @@ def main() -> None:
         for game, what in (("sixtysix", "two-player round robin"),
                            ("three_handed", "three-handed tables in every seat rotation")):
             for c in (1, 2):
-                mps, dps, n, decisions = asyncio.run(_throughput(c, 3, game))
+                mps, dps, n, decisions = eventloop.run(_throughput(c, 3, game))
                 print(f"throughput, 4 random bots over gRPC, {game} ({what}), concurrency {c}: "
                       f"{mps:.1f} matches/s, {dps:,.0f} decisions/s ({n} matches, {decisions} decisions)", flush=True)
         if args.throughput_only:

@@ -49,6 +49,7 @@ from harness.arena.process import BotProcess, describe_exit, group_members
 from harness.arena.result import Cause, Clock, Fault
 from harness.arena.server import PROTOCOL_VERSION, Arena, Session
 from harness import checkbot_positions as positions
+from harness import eventloop
 from harness.games import registry
 from harness.checkbot_report import FAIL, PASS, SKIP, Check, Report, percentile, table
 
@@ -553,7 +554,7 @@ def cmd_check_bot(args: Namespace) -> int:
                    hello_s=args.hello_time, grace_s=args.grace, seed=seed, limits=limits, listen=args.listen,
                    on_remote=on_remote, on_step=on_step)
     try:
-        report = asyncio.run(check_bot(args.bot, opts))
+        report = eventloop.run(check_bot(args.bot, opts))
     except KeyboardInterrupt:
         err.print("arena: interrupted")
         return 130

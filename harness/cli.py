@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from rich.console import Console
 
+from harness import eventloop
 from harness.games.registry import get as game_of
 from harness.games.registry import ids as game_ids
 
@@ -412,6 +413,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        try:
+            eventloop.factory()  # a bad ARENA_EVENT_LOOP is one line before anything starts
+        except ValueError as e:
+            raise UsageError(str(e)) from None
         return args.func(args)
     except UsageError as e:
         print(f"arena: {e}", file=sys.stderr)

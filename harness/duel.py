@@ -45,6 +45,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from harness import eventloop
 from harness.assignments import assignments
 from harness.deals import Book
 from harness.games.base import Game
@@ -382,7 +383,7 @@ def cmd_duel(args: Namespace) -> int:
         return 2
     console = Console()
     try:
-        return asyncio.run(_run(duel, cfg, console, getattr(args, "live", True), secret_note))
+        return eventloop.run(_run(duel, cfg, console, getattr(args, "live", True), secret_note))
     except DuelError as e:
         print(f"arena: {e}", file=sys.stderr)
         return 2

@@ -86,3 +86,18 @@ def test_duplicate_legs_hand_each_player_the_others_cards_in_every_deal() -> Non
         diverged += any(ra.dealer == rb.dealer for ra, rb in zip(legs[0].results, legs[1].results))
     assert diverged > 5  # the dealer order of the legs did diverge, and the hands still mirrored
 
+
+
+def test_the_match_after_an_action_keeps_every_field_but_the_deal() -> None:
+    """match_apply builds the next Match positionally (a per-decision fast path): it must equal
+    dataclasses.replace, field for field, on a match whose every field differs from its default."""
+    from dataclasses import fields, replace
+
+    from harness.games.sixtysix.cards import SCHNAPSEN
+    from harness.games.sixtysix.match import _with_state
+
+    m = play(3, Rules(dealer_rotation="alternate", tie_carry_over=True))
+    m = replace(m, carry=2, winner=None, pack=SCHNAPSEN)
+    state = start_match(4).state
+    assert _with_state(m, state) == replace(m, state=state)
+    assert [f.name for f in fields(m)][6] == "state"

@@ -24,6 +24,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from arena_util import ROOT, TESTBOT  # noqa: E402
+from harness import eventloop  # noqa: E402
 from harness.arena import Arena, Entrant, play_match  # noqa: E402
 from harness.arena.limits import Limits  # noqa: E402
 from harness.arena.record import dumps  # noqa: E402
@@ -113,10 +114,12 @@ def read_wire_fixture(path: Path) -> list[list[str]]:
     return players
 
 
+@pytest.mark.parametrize("loop", eventloop.CHOICES[1:])
 @pytest.mark.parametrize("name,game,seed,commands", CASES, ids=[c[0] for c in CASES])
 def test_record_and_wire_bytes_match_the_fixture(tmp_path: Path, name: str, game: str, seed: int,
-                                                 commands: list[str] | None) -> None:
-    record, wires = asyncio.run(_play(name, game, seed, commands, tmp_path))
+                                                 commands: list[str] | None, loop: str) -> None:
+    """On either event loop (issue 18: the commands run on uvloop where it is installed)."""
+    record, wires = eventloop.run(_play(name, game, seed, commands, tmp_path), loop)
     assert record == (FIXTURES / f"{name}.jsonl").read_text("utf-8")
     if commands is None:
         expected = read_wire_fixture(FIXTURES / f"{name}.wire")

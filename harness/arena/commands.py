@@ -25,7 +25,7 @@ from rich.console import Console
 
 from harness.games.base import Game
 from harness.games.registry import get as get_game
-from harness import preflight
+from harness import eventloop, preflight
 from harness.assignments import assignments
 from harness.render import deal_view, match_summary
 
@@ -135,12 +135,12 @@ def cmd_match(args: Namespace) -> int:
             return 2
     try:
         if book is None:
-            return asyncio.run(_match(args, bots, seating, game, rules, seed, clock))
+            return eventloop.run(_match(args, bots, seating, game, rules, seed, clock))
         for entry in book.entries:
             Console().print(f"[bold]deal book {book.name}[/]: entry {entry.no} of {len(book)} (line {entry.line}"
                             f"{', ' + entry.label if entry.label else ''}): seed {entry.seed}", highlight=False,
                             soft_wrap=True)
-            code = asyncio.run(_match(args, bots, seating, game, rules, entry.seed, clock, entry.header(book)))
+            code = eventloop.run(_match(args, bots, seating, game, rules, entry.seed, clock, entry.header(book)))
             if code != 0:
                 return code
         return 0

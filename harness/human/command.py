@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from harness import preflight
+from harness import eventloop, preflight
 from harness.arena import sandbox
 from harness.arena.commands import bot_names, match_clock, record_path
 from harness.assignments import assignments
@@ -94,7 +94,7 @@ def cmd_play(args: Namespace) -> int:
         err.print(f"arena: --name {name} is also a bot's name; choose another", markup=False)
         return 2
     try:
-        return asyncio.run(_play(args, game, rules, bots, names, seat, name, seed, clock))
+        return eventloop.run(_play(args, game, rules, bots, names, seat, name, seed, clock))
     except KeyboardInterrupt:  # a second Ctrl-C while stopping
         err.print("arena: interrupted")
         return 130

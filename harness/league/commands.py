@@ -144,7 +144,7 @@ def _call(args: argparse.Namespace, fn: Any) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import asyncio
+    from harness import eventloop
 
     from .server import LeagueConfig, serve
 
@@ -167,7 +167,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     for path in (args.tls_cert, args.tls_key):
         if path and not os.path.isfile(path):
             return _fail(f"no such file: {path}", 2)
-    return asyncio.run(serve(cfg))
+    return eventloop.run(serve(cfg))
 
 
 def cmd_register(args: argparse.Namespace) -> int:

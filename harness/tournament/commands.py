@@ -31,7 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
     TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
-from harness import preflight
+from harness import eventloop, preflight
 from harness.arena.limits import Limits
 from harness.arena.result import Cause, Fault, MatchResult
 from harness.leaderboard import adaptive as adaptive_panel
@@ -172,7 +172,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except (ConfigError, preflight.PreflightError) as e:
         return _fail(e)
     if getattr(args, "dry_run", False):
-        return asyncio.run(dry_run(cfg, _console()))
+        return eventloop.run(dry_run(cfg, _console()))
     try:
         store = Store(cfg.db)
     except StoreError as e:
@@ -199,7 +199,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                   "who knows the seed can compute every deal (leave the seed out for a secret one)",
                   file=sys.stderr)
         console = _console()
-        return asyncio.run(_tournament(cfg, store, existing, console, resume_command(args),
+        return eventloop.run(_tournament(cfg, store, existing, console, resume_command(args),
                                        strict=getattr(args, "strict", False), listen=listen))
     except KeyboardInterrupt:  # Ctrl-C before the run's own handler (the bots or the Ray cluster starting)
         print(f"arena: stopped (Ctrl-C); continue with: {resume_command(args)}", file=sys.stderr)

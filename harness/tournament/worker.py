@@ -105,8 +105,10 @@ def main(argv: list[str]) -> int:
         signal.signal(sig, signal.SIG_IGN)
     out = os.fdopen(os.dup(1), "wb")  # the pipe to the arena; fd 1 (anyone's print) now goes to stderr
     os.dup2(2, 1)
+    from harness import eventloop
+
     try:
-        asyncio.run(serve(out))
+        eventloop.run(serve(out))
     except BrokenPipeError:
         return 0
     return 0

@@ -63,6 +63,7 @@ _SIMPLE = {
     "finish": pb.ACTION_KIND_FINISH,
 }
 _SIMPLE_TEXT = {v: k for k, v in _SIMPLE.items()}
+_PLAY = pb.ACTION_KIND_PLAY
 _POINT_PB = {"L": pb.POINT_LEAD, "D": pb.POINT_DRAW, "R": pb.POINT_CLOSE_RESPONSE, "F": pb.POINT_FOLLOW,
              "E": pb.POINT_END, "over": pb.POINT_OVER}
 _POINT_TEXT = {v: k for k, v in _POINT_PB.items()}
@@ -285,7 +286,18 @@ def observation_from_pb(
 
 
 def action66_from_pb(msg: pb.Action) -> str:
-    """An action of the Sixty-Six family; WireError for anything else."""
+    """An action of the Sixty-Six family; WireError for anything else.
+
+    Played cards and the simple kinds are looked up at once (most of a request's actions: its
+    history and legal list); anything else goes through :func:`action_from_pb`'s checks."""
+    kind = msg.kind
+    if kind == _PLAY:
+        card = msg.card  # unset: suit and rank 0, which no card has
+        a = _CARD66.get((card.suit, card.rank))
+        if a is not None:
+            return a
+    elif kind in _SIMPLE_TEXT:
+        return _SIMPLE_TEXT[kind]
     a = action_from_pb(msg)
     if a not in VOCABULARY:
         raise WireError(f"'{a}' is not a Sixty-Six action")
