@@ -1,4 +1,4 @@
-"""The Python SDK's request-to-reply: its sync-gRPC client (a reader thread) against a grpc.aio client.
+"""The Python SDK's request-to-reply and bot CPU: the shipped grpc.aio client against a sync-gRPC one.
 
     python benchmarks/bench_sdk.py [--rounds 5] [--requests 1500] [--unix | --tcp]
 
@@ -7,11 +7,12 @@ and then real Sixty-Six DecisionRequests one at a time (taken from a sample matc
 the bot's ``act`` (the first legal action). Per decision it reports the request-to-reply time seen
 at the server (median and p99), and the bot process's CPU (user + system from /proc, all its threads).
 
-The clients: ``sync`` is :class:`harness.sdk.client.Connection` as shipped (the main thread reads the
-stream, a thread pool runs ``act``, gRPC's request iterator writes the replies). ``aio`` is the same
-Connection logic on grpc.aio (:class:`AioConnection` below): the event loop reads and writes, ``act``
-runs on the same thread pool, replies come back to the loop with ``call_soon_threadsafe``. Rounds
-alternate the two, and the medians of rounds are reported with the load average.
+The clients: ``loop`` and ``pool`` are :class:`harness.sdk.client.Connection` as shipped (grpc.aio on
+the event loop of harness.eventloop: uvloop where installed), with ``max_concurrent`` 1 (``act`` on the
+loop) and 4 (``act`` on a pool of threads). ``sync`` is the SDK's earlier client, kept here as the
+reference (:class:`SyncConnection`): the main thread reads the stream with sync gRPC, a thread pool runs
+``act``, gRPC's request iterator writes the replies. Rounds alternate the clients, and the medians of
+rounds are reported with the load average.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ import argparse
 import asyncio
 import math
 import os
+import queue
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -31,8 +34,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import harness  # noqa: E402,F401  (before grpc: it sets gRPC's fork handling, see harness/__init__.py)
 import grpc  # noqa: E402
 
+from harness import eventloop  # noqa: E402
 from harness.arena.process import BotProcess  # noqa: E402
 from harness.games.sixtysix.match import match_apply, start_match  # noqa: E402
 from harness.games.sixtysix.observe import observe  # noqa: E402
@@ -43,6 +48,7 @@ from harness.wire import notices  # noqa: E402
 from harness.wire.convert import encode_request, hello, wrap_request  # noqa: E402
 
 MATCH_ID = "m0123456789abcdef"
+KINDS = ("loop", "pool", "sync")
 
 
 class First:
@@ -54,55 +60,47 @@ class First:
         return str(obs.legal[0])
 
 
-class AioConnection(Connection):
-    """:class:`Connection` on grpc.aio: the loop reads and writes; ``act`` runs on the thread pool."""
+class SyncConnection(Connection):
+    """The SDK's client before issue 18's change, for comparison: sync gRPC, the main thread reads, a
+    thread pool runs ``act``, gRPC's request-iterator thread writes (no signals, no TLS: a benchmark)."""
 
-    async def aserve(self, connect_timeout: float) -> int:
-        loop = asyncio.get_running_loop()
-        replies: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+    def serve(self, connect_timeout: float) -> int:
+        out: queue.Queue[pb.BotMessage | None] = queue.Queue()
+        self.outbox = out  # type: ignore[assignment]  # _answer calls put() from a pool thread
+
+        def outgoing() -> Iterator[pb.BotMessage]:
+            while (msg := out.get()) is not None:
+                yield msg
+
+        channel = grpc.insecure_channel(self.address)
+        grpc.channel_ready_future(channel).result(timeout=connect_timeout)
         pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="act")
-
-        class Outbox:  # what _answer puts its reply into, from a worker thread
-            def put(self, msg: pb.BotMessage | None) -> None:
-                loop.call_soon_threadsafe(replies.put_nowait, msg)
-
-        self.outbox = Outbox()  # type: ignore[assignment]
-        async with grpc.aio.insecure_channel(self.address) as channel:
-            await asyncio.wait_for(channel.channel_ready(), connect_timeout)
-            call = pb_grpc.BotArenaStub(channel).Play()
-            await call.write(hello(self.name, self.version, self.token, self.workers, self.games))
-
-            async def writer() -> None:
-                while (msg := await replies.get()) is not None:
-                    await call.write(msg)
-
-            writing = asyncio.ensure_future(writer())
-            try:
-                while True:
-                    msg = await call.read()
-                    if msg is grpc.aio.EOF:
-                        return 0
-                    kind = msg.WhichOneof("kind")
-                    if kind == "request":
-                        loop.run_in_executor(pool, self._answer, msg.request, time.monotonic())
-                    elif kind == "goodbye":
-                        return 0
-                    elif kind != "welcome":
-                        self._notice(kind, getattr(msg, kind))
-            except grpc.RpcError:
-                return 0
-            finally:
-                self.stopping.set()
-                writing.cancel()
-                pool.shutdown(wait=True, cancel_futures=True)
+        out.put(hello(self.name, self.version, self.token, self.workers, self.games))
+        call = pb_grpc.BotArenaStub(channel).Play(outgoing())
+        try:
+            for msg in call:
+                kind = msg.WhichOneof("kind")
+                if kind == "request":
+                    pool.submit(self._answer, msg.request, time.monotonic())
+                elif kind == "goodbye":
+                    return 0
+                elif kind != "welcome":
+                    self._notice(kind, getattr(msg, kind))
+        except grpc.RpcError:
+            pass
+        finally:
+            self.stopping.set()
+            out.put(None)
+            pool.shutdown(wait=True, cancel_futures=True)
+            call.cancel()
+            channel.close()
+        return 0
 
 
 def run_bot(kind: str) -> int:
-    conn_cls = AioConnection if kind == "aio" else Connection
-    conn = conn_cls(First(), os.environ["ARENA_ADDRESS"], os.environ["ARENA_TOKEN"], "bench", "1", 4,
-                    games=("sixtysix",))
-    if kind == "aio":
-        return asyncio.run(conn.aserve(10.0))  # type: ignore[attr-defined]
+    cls = SyncConnection if kind == "sync" else Connection
+    conn = cls(First(), os.environ["ARENA_ADDRESS"], os.environ["ARENA_TOKEN"], "bench", "1",
+               1 if kind == "loop" else 4, games=("sixtysix",))
     return conn.serve(10.0)
 
 
@@ -173,10 +171,11 @@ async def bench(kind: str, requests: list[bytes], unix: bool) -> dict[str, Any]:
 async def main(args: argparse.Namespace) -> None:
     requests = sample_requests(args.requests + 200)
     print(f"{args.rounds} alternating rounds of {args.requests} requests over {'TCP' if args.tcp else 'a unix socket'}; "
+          f"the SDK's event loop: {'uvloop' if eventloop.factory() else 'asyncio'}; "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
-    rows: dict[str, list[dict[str, Any]]] = {"sync": [], "aio": []}
+    rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
     for k in range(args.rounds):
-        for kind in ("sync", "aio") if k % 2 == 0 else ("aio", "sync"):
+        for kind in KINDS if k % 2 == 0 else KINDS[::-1]:
             r = await bench(kind, requests[: args.requests + 200], unix=not args.tcp)
             rows[kind].append(r)
             print(f"  round {k + 1} {kind:4}: request-to-reply median {r['median']:.0f} µs, p99 {r['p99']:.0f} µs, "

@@ -29,4 +29,4 @@ class RandomBot:
 
 
 if __name__ == "__main__":
-    raise SystemExit(run(RandomBot(), name="random", max_concurrent=8))
+    raise SystemExit(run(RandomBot(), name="random", max_concurrent=1))  # act() is quick: answered on the loop

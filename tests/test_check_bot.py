@@ -105,7 +105,8 @@ def test_sample_bots_pass_every_check(mark: str, spec: str, games: tuple[str, ..
         row = r.get(f"decisions:{g}")
         assert row.data["answered"] >= 14
         assert row.data["points"] == POINTS[g]
-    assert r.get("concurrency").data["at_once"] == min(r.hello["max_concurrent"], 64) > 1
+    assert r.get("concurrency").data["at_once"] == min(r.hello["max_concurrent"], 64)
+    assert r.hello["max_concurrent"] > 1 or spec.endswith("random_bot.py")  # random answers on its loop, one at a time
     assert r.get("strays").data["launches"] == 3  # decisions + Goodbye on one, SIGTERM, the cut stream
     assert leftover(mark) == []
 

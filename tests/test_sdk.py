@@ -19,6 +19,8 @@ from pathlib import Path
 import zlib
 from typing import Any
 
+import pytest
+
 from harness.games.schnapsen import GAME as SCHNAPSEN_GAME
 from harness.games.sixtysix import Rules
 from harness.sdk import run
@@ -35,15 +37,18 @@ def pick(obs: Any, game: str) -> str:
     return legal[zlib.crc32(key.encode()) % len(legal)]
 
 
-def test_concurrent_requests_then_goodbye() -> None:
+@pytest.mark.parametrize("bot,name,declared", [("random_bot.py", "random", 1), ("greedy_bot.py", "greedy", 8)])
+def test_concurrent_requests_then_goodbye(bot: str, name: str, declared: int) -> None:
+    """Many requests at once: answered one after another on the loop (max_concurrent 1: random), or on
+    the pool of threads (greedy's 8); every one answered once, with a legal action."""
     rules = Rules(exchange_rank="J", marriage_in_phase2=True)
 
     async def main() -> None:
         async with stand() as (servicer, _, address):
-            proc = spawn("random_bot.py", address)
+            proc = spawn(bot, address)
             ctx, hello = await handshake(servicer, rules)
             assert (hello.token, hello.protocol_version) == ("tok", 2) and "sixtysix" in hello.games
-            assert hello.max_concurrent == 8 and hello.name == "random"
+            assert hello.max_concurrent == declared and hello.name == name
             obs = positions(60, 1, rules)
             ids = random.Random(2).sample(range(1, 10**9), len(obs))
             for rid, o in zip(ids, obs):  # all at once, without waiting

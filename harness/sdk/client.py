@@ -17,8 +17,10 @@ A bot plays the games it lists in ``games`` (default ``("sixtysix",)``; e.g. ``g
 :class:`Observation` (the Sixty-Six one for both games, with ``pack`` saying which cards are dealt).
 The address and token come from ``--arena``/``--token`` or ``ARENA_ADDRESS``/``ARENA_TOKEN``; an arena
 that uses TLS (a league) is trusted through ``--tls-ca FILE`` or ``ARENA_TLS_CA`` (a PEM CA or certificate).
-Requests are answered on a thread pool (``--max-concurrent``, announced in Hello), each reply
-echoing its request id. ``run`` returns 0 after Goodbye, SIGTERM/SIGINT or a dropped connection,
+The stream is read and written on an event loop (grpc.aio; uvloop where installed). With
+``max_concurrent`` 1 (``--max-concurrent``, announced in Hello) ``act`` runs on that loop, one request
+after another: the fastest path, for a bot whose ``act`` is quick; with more, on a pool of that many
+threads. Each reply echoes its request id. ``run`` returns 0 after Goodbye, SIGTERM/SIGINT or a dropped connection,
 and 1 (with one line on stderr) when it cannot connect or the arena refuses it. When ``act()`` raises,
 the traceback goes to stderr, the answer is :func:`fallback` (a legal action, never a claim unless it is
 the only one) and the Reply's ``error`` tells the arena, which counts it (a forfeit with ``--strict``).
@@ -27,20 +29,21 @@ the only one) and the Reply's ``error`` tells the arena, which counts it (a forf
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
-import queue
 import signal
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import grpc
 
+from harness import eventloop
 from harness.games.sixtysix.observe import Observation as GameObservation
 from harness.wire import arena_pb2 as pb
 from harness.wire import arena_pb2_grpc as pb_grpc
@@ -138,7 +141,12 @@ def run(bot: Bot, argv: Sequence[str] | None = None, *, name: str | None = None,
 
 
 class Connection:
-    """One stream to the arena; the main thread reads, a pool of workers runs ``act``."""
+    """One stream to the arena, on an event loop (grpc.aio, uvloop where installed: harness.eventloop).
+
+    The loop reads and writes the stream. With ``workers`` 1, ``act`` runs on the loop itself, one
+    request after another: no hand-off between threads per decision, the fastest way for a bot whose
+    ``act`` is quick. With more, ``act`` runs on a pool of that many threads and replies come back to
+    the loop (issue 18: ``benchmarks/bench_sdk.py``)."""
 
     def __init__(self, bot: Bot, address: str, token: str, name: str, version: str, workers: int,
                  tls_ca: bytes | None = None, games: Sequence[str] = (GAME,)) -> None:
@@ -146,66 +154,75 @@ class Connection:
         self.workers = workers
         self.tls_ca = tls_ca  # PEM root certificates: connect with TLS
         self.games = tuple(games)
-        self.outbox: queue.Queue[pb.BotMessage | None] = queue.Queue()
+        self.outbox: Outbox | None = None  # where _answer puts replies, once serving
         self.matches: dict[str, tuple[Codec, Any]] = {}  # match id -> its game's codec and rules
         self.stopping = threading.Event()
         self.call: Any = None
-
-    def _outgoing(self) -> Iterator[pb.BotMessage]:
-        while True:
-            msg = self.outbox.get()
-            if msg is None:
-                return
-            yield msg
 
     def _say(self, line: str) -> None:
         print(f"{self.name}: {line}", file=sys.stderr, flush=True)
 
     def serve(self, connect_timeout: float) -> int:
+        return eventloop.run(self._serve(connect_timeout))
+
+    async def _serve(self, connect_timeout: float) -> int:
+        loop = asyncio.get_running_loop()
+        replies: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+        self.outbox = Outbox(loop, replies)
+        pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="act") if self.workers > 1 else None
+        task = asyncio.current_task()
+        old = _install_signals(loop, lambda: self._on_signal(task))
         if self.tls_ca is not None:
-            channel = grpc.secure_channel(self.address, grpc.ssl_channel_credentials(root_certificates=self.tls_ca))
+            channel = grpc.aio.secure_channel(self.address, grpc.ssl_channel_credentials(root_certificates=self.tls_ca))
         else:
-            channel = grpc.insecure_channel(self.address)
-        pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="act")
-        old = _install_signals(self._on_signal)
+            channel = grpc.aio.insecure_channel(self.address)
+        writing: asyncio.Task[None] | None = None
         try:
-            if not self._connect(channel, connect_timeout):
-                if self.stopping.is_set():
-                    return 0
+            try:
+                await asyncio.wait_for(channel.channel_ready(), connect_timeout)
+            except TimeoutError:
                 self._say(f"cannot connect to {self.address} within {connect_timeout:g} s")
                 return 1
-            self.outbox.put(hello(self.name, self.version, self.token, self.workers, self.games))
-            self.call = pb_grpc.BotArenaStub(channel).Play(self._outgoing())
-            return self._read(pool)
+            self.call = pb_grpc.BotArenaStub(channel).Play()
+            writing = asyncio.ensure_future(self._write(self.call, replies))
+            replies.put_nowait(hello(self.name, self.version, self.token, self.workers, self.games))
+            return await self._read(self.call, pool)
+        except asyncio.CancelledError:
+            if self.stopping.is_set():  # SIGTERM or SIGINT
+                return 0
+            raise
         finally:
             self.stopping.set()
-            self.outbox.put(None)
-            pool.shutdown(wait=True, cancel_futures=True)
+            if writing is not None:
+                writing.cancel()
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
             if self.call is not None:
                 self.call.cancel()
-            channel.close()
-            for sig, h in old.items():
-                signal.signal(sig, h)
+            await channel.close()
+            _restore_signals(loop, old)
 
-    def _connect(self, channel: grpc.Channel, timeout: float) -> bool:
-        """Wait for the channel in short steps, so that a signal ends the wait at once."""
-        ready = grpc.channel_ready_future(channel)
-        deadline = time.monotonic() + timeout
-        while not self.stopping.is_set() and time.monotonic() < deadline:
-            try:
-                ready.result(timeout=0.1)
-                return True
-            except grpc.FutureTimeoutError:
-                continue
-        ready.cancel()
-        return False
-
-    def _read(self, pool: ThreadPoolExecutor) -> int:
+    @staticmethod
+    async def _write(call: Any, replies: asyncio.Queue[pb.BotMessage | None]) -> None:
+        """Write the Hello and then every reply, in order; a broken stream is the reader's to report."""
         try:
-            for msg in self.call:
+            while (msg := await replies.get()) is not None:
+                await call.write(msg)
+        except (grpc.RpcError, grpc.aio.UsageError, RuntimeError):  # the stream ended
+            return
+
+    async def _read(self, call: Any, pool: ThreadPoolExecutor | None) -> int:
+        try:
+            while True:
+                msg = await call.read()
+                if msg is grpc.aio.EOF:
+                    break
                 kind = msg.WhichOneof("kind")
                 if kind == "request":
-                    pool.submit(self._answer, msg.request, time.monotonic())
+                    if pool is None:
+                        self._answer(msg.request, time.monotonic())
+                    else:
+                        pool.submit(self._answer, msg.request, time.monotonic())
                 elif kind == "goodbye":
                     self._say(f"goodbye from the arena: {msg.goodbye.reason or 'no reason'}")
                     return 0
@@ -291,14 +308,35 @@ class Connection:
             msg = pb.BotMessage(reply=pb.Reply(request_id=req.request_id, action=pb.Action(text=str(action))))
         if error:
             msg.reply.error = error  # the arena counts it (Reply.error in proto/arena/v1/arena.proto)
-        if not self.stopping.is_set():
+        if not self.stopping.is_set() and self.outbox is not None:
             self.outbox.put(msg)
 
-    def _on_signal(self, signum: int, frame: Any) -> None:
+    def _on_signal(self, task: asyncio.Task[Any] | None) -> None:
+        """SIGTERM or SIGINT (on the loop): stop reading and writing, and end :meth:`_serve` with 0."""
         self.stopping.set()
-        self.outbox.put(None)
+        if self.outbox is not None:
+            self.outbox.put(None)
         if self.call is not None:
             self.call.cancel()
+        if task is not None:
+            task.cancel()
+
+
+class Outbox:
+    """The replies on their way to the loop's writer: put on the loop itself, or from a pool thread."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[pb.BotMessage | None]) -> None:
+        self._loop, self._queue = loop, queue
+        self._thread = threading.get_ident()
+
+    def put(self, msg: pb.BotMessage | None) -> None:
+        if threading.get_ident() == self._thread:
+            self._queue.put_nowait(msg)
+            return
+        try:
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, msg)
+        except RuntimeError:  # the loop has closed: the stream is over
+            pass
 
 
 RISKY = ("claim", "close")  # a claim without 66 loses the deal; closing the talon raises the stakes
@@ -326,8 +364,17 @@ def one_line(text: str, limit: int = 200) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-def _install_signals(handler: Any) -> dict[int, Any]:
-    """Install ``handler`` for SIGTERM and SIGINT (main thread only); returns the previous handlers."""
+def _install_signals(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]) -> dict[int, Any]:
+    """Call ``handler`` on the loop for SIGTERM and SIGINT (main thread only); returns the previous handlers."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGINT)}
+    old: dict[int, Any] = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    for sig in old:
+        loop.add_signal_handler(sig, handler)
+    return old
+
+
+def _restore_signals(loop: asyncio.AbstractEventLoop, old: dict[int, Any]) -> None:
+    for sig, h in old.items():
+        loop.remove_signal_handler(sig)
+        signal.signal(sig, h)
