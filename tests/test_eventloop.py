@@ -1,8 +1,9 @@
-"""The event loop of every command (issue 18): uvloop where installed, ARENA_EVENT_LOOP to choose.
+"""The event loop of every command (issue 18): uvloop where installed, ARENA_EVENT_LOOP to choose; and
+gRPC's I/O on the completion queue's poller thread (harness/__init__.py), GRPC_EXPERIMENTS to choose.
 
 Records and wire bytes are the same on both loops (tests/test_records_identical.py runs every case on
-each); here: the choice itself, a bad choice as one line, and a real match on uvloop that starts its
-bots without gRPC's fork handlers speaking up.
+each); here: the choice itself, a bad choice as one line, a real match on uvloop that starts its
+bots without gRPC's fork handlers speaking up, and a real match on gRPC's own I/O defaults against ours.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import pytest
 
 from arena_util import ROOT, TESTBOT
 from harness import eventloop
+
+GRPC_SETTINGS = ("GRPC_ENABLE_FORK_SUPPORT", "GRPC_EXPERIMENTS")  # what harness/__init__.py sets by default
 
 
 def test_the_choice_names_the_loop_and_refuses_what_it_does_not_know(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,8 +43,8 @@ async def _loop_name() -> str:
 
 
 def _arena(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``arena ARGS`` in ``cwd``; gRPC's fork setting left to the harness (removed from the environment)."""
-    base = {k: v for k, v in os.environ.items() if k != "GRPC_ENABLE_FORK_SUPPORT"}
+    """``arena ARGS`` in ``cwd``; gRPC's settings left to the harness (removed from the environment)."""
+    base = {k: v for k, v in os.environ.items() if k not in GRPC_SETTINGS}
     return subprocess.run([sys.executable, "-m", "harness.cli", *args], cwd=cwd, capture_output=True, text=True,
                           env={**base, "PYTHONPATH": str(ROOT), **env}, timeout=300)
 
@@ -70,3 +73,36 @@ def test_a_match_on_uvloop_records_what_asyncio_records_and_grpc_stays_quiet(tmp
         records[loop] = zero_timing(record.read_text("utf-8")).replace(str(out), "OUT")  # the bots' log paths
     assert records["uvloop"] == records["asyncio"]
     assert records["uvloop"].count("\n") > 3  # a whole match: header, deals, end
+
+
+def test_grpc_io_settings_are_defaults_an_explicit_environment_overrides() -> None:
+    """The harness asks gRPC for poller-thread I/O unless the environment already says something (an
+    empty GRPC_EXPERIMENTS means gRPC's own defaults), and the gRPC installed knows both switches: an
+    experiment it does not know would be one "Unknown experiment" line on every command's stderr."""
+    code = ("import harness, os, grpc; s = grpc.aio.server(); s.add_insecure_port('127.0.0.1:0'); "
+            "grpc.insecure_channel('127.0.0.1:1').close(); print(repr(os.environ['GRPC_EXPERIMENTS']))")
+    base = {k: v for k, v in os.environ.items() if k not in GRPC_SETTINGS}
+    for env, want in (({}, "'-event_engine_listener,-event_engine_client'"), ({"GRPC_EXPERIMENTS": ""}, "''"),
+                      ({"GRPC_EXPERIMENTS": "-event_engine_client"}, "'-event_engine_client'")):
+        got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                             env={**base, "PYTHONPATH": str(ROOT), **env})
+        assert got.returncode == 0, got.stderr
+        assert got.stdout.strip() == want
+        assert "experiment" not in got.stderr.lower(), got.stderr
+
+
+def test_a_match_on_grpc_default_io_records_what_the_poller_io_records(tmp_path: Path) -> None:
+    """The I/O setting changes which gRPC thread touches the sockets, nothing a bot or a record sees."""
+    from test_records_identical import zero_timing
+
+    records = {}
+    for name, env in (("poller", {}), ("grpc-default", {"GRPC_EXPERIMENTS": ""})):
+        out = tmp_path / name
+        got = _arena(["match", f"{TESTBOT} random", f"{TESTBOT} random", "--seed", "8", "--out", str(out), "--no-live"],
+                     env, tmp_path)
+        assert got.returncode == 0, got.stderr
+        assert "experiment" not in got.stderr.lower(), got.stderr
+        (record,) = out.glob("*.jsonl")
+        records[name] = zero_timing(record.read_text("utf-8")).replace(str(out), "OUT")
+    assert records["poller"] == records["grpc-default"]
+    assert records["poller"].count("\n") > 3
