@@ -141,7 +141,7 @@ def group_stats(pgid: int, tree: bool = True, times: bool = True,
     children included where the platform keeps them; 0.0 without ``times``). The group is found from
     every pid's group id (one cheap system call each); the tree and the times are read for those
     processes only: on Linux straight from ``/proc`` (the tree from each thread's ``children`` list,
-    :func:`_proc_descendants`), elsewhere with psutil. The pids in ``skip`` are listed without reading
+    :func:`proc_descendants`), elsewhere with psutil. The pids in ``skip`` are listed without reading
     anything of them (as live, 0.0 s). Empty where processes cannot be listed (:func:`watchable`)."""
     if not watchable():
         return []
@@ -158,7 +158,7 @@ def group_stats(pgid: int, tree: bool = True, times: bool = True,
         for root in roots:
             if root in seen:
                 continue  # a descendant of a root already walked: its subtree is in already
-            kids = _proc_descendants(root) if fast else _descendants(root)
+            kids = proc_descendants(root) if fast else _descendants(root)
             if root == pgid and kids is not None:
                 found.add(pgid)
             seen.update(kids or ())
@@ -168,7 +168,7 @@ def group_stats(pgid: int, tree: bool = True, times: bool = True,
         if pid in skip:
             out.append((pid, False, 0.0))
             continue
-        got = _proc_stat(pid) if fast else _psutil_stat(pid)
+        got = proc_stat(pid) if fast else _psutil_stat(pid)
         if got is not None:  # else gone since the scan
             out.append((pid, got[0], got[1] if times else 0.0))
     return out
@@ -190,7 +190,7 @@ def _psutil_stat(pid: int) -> tuple[bool, float] | None:
     return zombie, cpu
 
 
-def _proc_stat(pid: int) -> tuple[bool, float] | None:
+def proc_stat(pid: int) -> tuple[bool, float] | None:
     """(is a zombie, CPU seconds: utime + stime + cutime + cstime) of ``pid`` from ``/proc/PID/stat``
     (proc(5)), as psutil reads them; None when it is gone."""
     try:
@@ -205,7 +205,7 @@ def _proc_stat(pid: int) -> tuple[bool, float] | None:
         return None
 
 
-def _proc_descendants(pid: int) -> list[int] | None:
+def proc_descendants(pid: int) -> list[int] | None:
     """Every descendant of ``pid`` from the ``children`` lists of each thread of each process (proc(5),
     Linux 3.5+); None when ``pid`` is gone."""
     out: list[int] = []

@@ -23,6 +23,7 @@ import psutil
 
 from . import sandbox
 from .limits import Limits, group_stats, group_usage, watchable
+from .watch import watch
 
 TAIL_BYTES = 64 * 1024
 LOG_BYTES = 1 << 20  # a bot's log file is rotated (to NAME.1) past this: at most twice this on disk
@@ -184,7 +185,6 @@ class BotProcess:
         self.on_stderr = on_stderr
         self._drain: asyncio.Task[None] | None = None
         self._drain_out: asyncio.Task[None] | None = None
-        self._watch: asyncio.Task[None] | None = None
         self._windows: dict[int, float] = {}  # open per-match CPU windows: id -> group CPU s at the start
         self._ids = itertools.count(1)
         self._stopped = False
@@ -241,7 +241,7 @@ class BotProcess:
             self._drain_out = asyncio.create_task(self._read(self._proc.stdout, b"out| "))
         self._drain = asyncio.create_task(self._read(self._proc.stderr, b"err| "))
         if self.limits is not None and self.limits.watched:
-            self._watch = asyncio.create_task(self._watchdog(self.limits))
+            watch().add(self)  # one census per tick for every bot of this arena (harness/arena/watch.py)
 
     def _read_info(self, fd: int) -> None:
         """Learn the sandbox's init pid from bwrap's --info-fd, without blocking, to leave it (and
@@ -323,24 +323,26 @@ class BotProcess:
                 except (ProcessLookupError, PermissionError):
                     pass
 
-    async def _watchdog(self, limits: Limits) -> None:
-        """Poll the group: too many processes, or too much CPU in a match window, kills it."""
-        assert self._proc is not None
-        pgid = self._proc.pid
-        if not watchable():  # it said why, once
+    @property
+    def watch_key(self) -> tuple[int, float, frozenset[int], bool, bool, int | None] | None:
+        """What the watch scans for this bot (harness.arena.watch.Watched); None once it is gone, stopped or killed."""
+        limits, proc = self.limits, self._proc
+        if limits is None or proc is None or proc.returncode is not None or self._stopped or self.killed_for:
+            return None
+        times = limits.cpu_s is not None and bool(self._windows)  # else only the count is needed
+        return proc.pid, limits.poll_s, self._overhead, self._unreaped, times, limits.processes
+
+    def judge(self, live: int, cpu: float) -> None:
+        """One scan of the watch: too many processes, or too much CPU in a match window, kills the group."""
+        limits = self.limits
+        if limits is None or self.killed_for or self._proc is None or self._proc.returncode is not None:
             return
-        while self._proc.returncode is None and not self._stopped:
-            await asyncio.sleep(limits.poll_s)
-            times = limits.cpu_s is not None and bool(self._windows)  # else only the count is needed
-            live, cpu = await asyncio.to_thread(group_usage, pgid, self._overhead, self._unreaped, times)
-            if limits.processes is not None and live > limits.processes:
-                self.kill(f"process limit: {live} processes in the group (limit {limits.processes})")
-                return
-            if limits.cpu_s is not None and self._windows:
-                used = cpu - min(self._windows.values())
-                if used > limits.cpu_s:
-                    self.kill(f"CPU limit: {used:.2f} s used during the match (limit {limits.cpu_s:g} s)")
-                    return
+        if limits.processes is not None and live > limits.processes:
+            self.kill(f"process limit: {live} processes in the group (limit {limits.processes})")
+        elif limits.cpu_s is not None and self._windows:
+            used = cpu - min(self._windows.values())
+            if used > limits.cpu_s:
+                self.kill(f"CPU limit: {used:.2f} s used during the match (limit {limits.cpu_s:g} s)")
 
     @property
     def pid(self) -> int | None:
@@ -448,8 +450,7 @@ class BotProcess:
         while group_members(pgid) and loop.time() < end + 2.0:
             await asyncio.sleep(0.01)
         _LIVE.discard(pgid)
-        if self._watch is not None:
-            self._watch.cancel()
+        watch().discard(self)
         await self._finish_drains()
         if self.log is not None:
             self.log.note(f"stopped: {describe_exit(self.returncode)}")
