@@ -66,7 +66,7 @@ class SyncConnection(Connection):
 
     def serve(self, connect_timeout: float) -> int:
         out: queue.Queue[pb.BotMessage | None] = queue.Queue()
-        self.outbox = out  # type: ignore[assignment]  # _answer calls put() from a pool thread
+        self.outbox = out  # type: ignore[assignment]  # _post calls put() from a pool thread
 
         def outgoing() -> Iterator[pb.BotMessage]:
             while (msg := out.get()) is not None:
@@ -81,7 +81,7 @@ class SyncConnection(Connection):
             for msg in call:
                 kind = msg.WhichOneof("kind")
                 if kind == "request":
-                    pool.submit(self._answer, msg.request, time.monotonic())
+                    pool.submit(self._post, msg.request, time.monotonic())
                 elif kind == "goodbye":
                     return 0
                 elif kind != "welcome":

@@ -106,16 +106,37 @@ def firsts(p: Played) -> list[int]:
     return [s for s, n in enumerate(p.players) if p.players.index(n) == s]
 
 
+_FOLDS: dict[tuple[Model, tuple[str, ...]], tuple[list[Played], dict[str, trueskill.Rating],
+                                                   dict[str, list[tuple[int, float, float]]]]] = {}
+FOLDS_KEPT = 8  # folds remembered (a live view, a league and an adaptive schedule each ask again and again)
+
+
 def fold(model: Model, names: Iterable[str], played: Iterable[Played]
          ) -> tuple[dict[str, trueskill.Rating], dict[str, list[tuple[int, float, float]]]]:
-    """Ratings after every match in ``seq`` order, and each entrant's (matches, mu, sigma) history."""
+    """Ratings after every match in ``seq`` order, and each entrant's (matches, mu, sigma) history.
+
+    The last few folds are remembered: when the matches of a fold asked before are the first of
+    these (a live view or a league asking again after more matches), only the new ones are rated
+    (issue 18: a 240-match tournament's board took 100 ms to rebuild, nearly all of it TrueSkill,
+    and grew with every match). The answer is the same either way (tests/test_rating.py)."""
+    names = tuple(names)
+    ordered = sorted(played, key=lambda p: p.seq)
     env = model.env()
-    ratings = {n: env.create_rating() for n in names}
-    history = {n: [(0, ratings[n].mu, ratings[n].sigma)] for n in ratings}
-    for p in sorted(played, key=lambda p: p.seq):
+    key = (model, names)
+    known = _FOLDS.pop(key, None)
+    if known is not None and len(known[0]) <= len(ordered) and ordered[:len(known[0])] == known[0]:
+        start, ratings, history = len(known[0]), dict(known[1]), {n: list(h) for n, h in known[2].items()}
+    else:
+        start = 0
+        ratings = {n: env.create_rating() for n in names}
+        history = {n: [(0, ratings[n].mu, ratings[n].sigma)] for n in ratings}
+    for p in ordered[start:]:
         update(env, ratings, p)
         for n in p.players:
             history[n].append((len(history[n]), ratings[n].mu, ratings[n].sigma))
+    _FOLDS[key] = (ordered, dict(ratings), {n: list(h) for n, h in history.items()})
+    while len(_FOLDS) > FOLDS_KEPT:
+        del _FOLDS[next(iter(_FOLDS))]  # the least recently asked
     return ratings, history
 
 

@@ -57,6 +57,33 @@ def test_fold_order_is_the_schedule_order_not_the_list_order():
     assert mu1["y"] > mu1["x"] and mu2["x"] > mu2["y"]  # the later win weighs more
 
 
+def test_a_fold_asked_again_with_more_matches_rates_only_the_new_ones_and_equals_a_fresh_fold(monkeypatch):
+    """Issue 18: the live view and the league ask for the board after every few matches."""
+    import harness.rating as rating
+
+    names = ["w", "x", "y", "z"]
+    results = _random_results(names, rounds=4, seed=3)
+    calls = []
+    real = trueskill.TrueSkill.rate
+    monkeypatch.setattr(trueskill.TrueSkill, "rate", lambda self, g, ranks=None, **kw: calls.append(1) or
+                        real(self, g, ranks=ranks, **kw))
+    rating._FOLDS.clear()
+    for k, rated in ((5, 5), (17, 12), (17, 0), (len(results), len(results) - 17)):
+        before = len(calls)
+        grown = standings(Model(), names, results[:k])
+        assert len(calls) - before == rated
+    rating._FOLDS.clear()
+    fresh = standings(Model(), names, results)
+    assert grown.rows == fresh.rows and grown.history == fresh.history
+    # a fold whose first matches differ (a replayed match, another order) starts over
+    changed = [two_player(0, "other", "other", ("w", "x"), 1, (0, 7))] + results[1:]
+    before = len(calls)
+    standings(Model(), names, changed)
+    assert len(calls) - before == len(results)
+    # and what it returned before is not changed by what it was asked after
+    assert standings(Model(), names, results).history == fresh.history
+
+
 def test_multiplayer_and_team_outcomes_use_the_same_rate_call(monkeypatch):
     calls = []
     real = trueskill.TrueSkill.rate

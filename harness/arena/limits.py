@@ -4,7 +4,8 @@ Kernel limits (``setrlimit`` in the launched process, inherited by every child, 
 bot cannot raise them): address space (RLIMIT_AS, Linux only: elsewhere one line says it is not
 applied) and open files (RLIMIT_NOFILE) per process.
 
-Watched limits (the arena lists processes with psutil every ``poll_s`` and SIGKILLs the whole group):
+Watched limits (the arena looks at the bot's processes every ``poll_s``, :mod:`harness.arena.watch`, and
+SIGKILLs the whole group):
 
 * ``processes``: live processes in the bot's process group. RLIMIT_NPROC is not used: it counts
   every process of the *user* (the arena and all other bots included) and root ignores it.
@@ -16,12 +17,12 @@ Watched limits (the arena lists processes with psutil every ``poll_s`` and SIGKI
   conservative reading), so set ``cpu_s`` with concurrency in mind.
 
 The watch counts the bot's process group and every descendant of its first process, so a child
-that calls ``setsid`` is still counted while its parent lives. Without the sandbox an orphaned
-``setsid`` child escapes the watch and the group kill; in the sandbox (``sandbox``, see
-:mod:`harness.arena.sandbox`, Linux only) the whole PID namespace dies with the bot. The watch uses
-psutil (Linux, macOS, the BSDs), and on Linux reads the group's own entries in ``/proc`` directly (a scan
-costs about a tenth of psutil's, which reads every process's stat to find descendants); where it
-cannot list processes the arena says so once and only the kernel limits apply.
+that calls ``setsid`` is still counted; on Linux, where one census of ``/proc`` per tick serves every
+bot (:mod:`harness.arena.watch`), also after its parent died. Without the sandbox an orphaned ``setsid``
+child escapes the group kill; in the sandbox (``sandbox``, see :mod:`harness.arena.sandbox`, Linux only)
+the whole PID namespace dies with the bot. Elsewhere (macOS, the BSDs) each bot is scanned with psutil
+(:func:`group_usage`), which is also what stopping a bot uses everywhere; where processes cannot be
+listed the arena says so once and only the kernel limits apply.
 """
 
 from __future__ import annotations

@@ -154,7 +154,7 @@ class Connection:
         self.workers = workers
         self.tls_ca = tls_ca  # PEM root certificates: connect with TLS
         self.games = tuple(games)
-        self.outbox: Outbox | None = None  # where _answer puts replies, once serving
+        self.outbox: Outbox | None = None  # where pool threads put replies (_post), once serving
         self.matches: dict[str, tuple[Codec, Any]] = {}  # match id -> its game's codec and rules
         self.stopping = threading.Event()
         self.call: Any = None
@@ -184,8 +184,12 @@ class Connection:
                 self._say(f"cannot connect to {self.address} within {connect_timeout:g} s")
                 return 1
             self.call = pb_grpc.BotArenaStub(channel).Play()
-            writing = asyncio.ensure_future(self._write(self.call, replies))
-            replies.put_nowait(hello(self.name, self.version, self.token, self.workers, self.games))
+            greeting = hello(self.name, self.version, self.token, self.workers, self.games)
+            if pool is None:  # every write comes from the reader: one write in flight at a time
+                await self.call.write(greeting)
+            else:  # replies come from the pool's threads through the outbox to one writer
+                writing = asyncio.ensure_future(self._write(self.call, replies))
+                replies.put_nowait(greeting)
             return await self._read(self.call, pool)
         except asyncio.CancelledError:
             if self.stopping.is_set():  # SIGTERM or SIGINT
@@ -219,10 +223,15 @@ class Connection:
                     break
                 kind = msg.WhichOneof("kind")
                 if kind == "request":
-                    if pool is None:
-                        self._answer(msg.request, time.monotonic())
+                    if pool is None:  # act() on the loop, and the reply written from here: no hand-off at all
+                        answer = self._answer(msg.request, time.monotonic())
+                        if answer is not None:
+                            try:
+                                await call.write(answer)
+                            except (grpc.aio.UsageError, RuntimeError):
+                                continue  # the stream ended: the next read says how
                     else:
-                        pool.submit(self._answer, msg.request, time.monotonic())
+                        pool.submit(self._post, msg.request, time.monotonic())
                 elif kind == "goodbye":
                     self._say(f"goodbye from the arena: {msg.goodbye.reason or 'no reason'}")
                     return 0
@@ -284,16 +293,23 @@ class Connection:
             raise WireError(f"no MatchStart for match {req.match_id!r} and no known observation") from None
         return c, c.rules({})
 
-    def _answer(self, req: pb.DecisionRequest, received: float) -> None:
+    def _post(self, req: pb.DecisionRequest, received: float) -> None:
+        """Answer ``req`` on a pool thread and hand the reply to the loop's writer."""
+        msg = self._answer(req, received)
+        if msg is not None and self.outbox is not None:
+            self.outbox.put(msg)
+
+    def _answer(self, req: pb.DecisionRequest, received: float) -> pb.BotMessage | None:
+        """The Reply to ``req`` (None when it does not decode, or the bot is stopping)."""
         if self.stopping.is_set():
-            return
+            return None
         try:
             c, rules = self._match(req)
             obs = c.decode_request(req, rules, Observation, move_ms=req.clock.move_ms, bank_ms=req.clock.bank_ms,
                                    received=received, match_id=req.match_id)
         except WireError as e:
             self._say(f"request {req.request_id} does not decode: {e}")
-            return
+            return None
         error = ""
         try:
             action = self.bot.act(obs)
@@ -308,8 +324,7 @@ class Connection:
             msg = pb.BotMessage(reply=pb.Reply(request_id=req.request_id, action=pb.Action(text=str(action))))
         if error:
             msg.reply.error = error  # the arena counts it (Reply.error in proto/arena/v1/arena.proto)
-        if not self.stopping.is_set() and self.outbox is not None:
-            self.outbox.put(msg)
+        return None if self.stopping.is_set() else msg
 
     def _on_signal(self, task: asyncio.Task[Any] | None) -> None:
         """SIGTERM or SIGINT (on the loop): stop reading and writing, and end :meth:`_serve` with 0."""

@@ -311,7 +311,8 @@ class _View:
 
     def add(self, p: Pairing, r: MatchResult) -> None:
         """A match was recorded. The bar and the standings move together (issue 14: never "5/8" beside
-        "0 matches"): both show the board, rebuilt at most twice a second and soon after a burst."""
+        "0 matches"): both show the board, rebuilt at most twice a second (less often when a rebuild takes
+        more than 50 ms) and soon after a burst."""
         if r.cause != Cause.NORMAL and r.offender is not None:
             self.failures.append(f"{p.match_id} {r.players[r.offender]}: {r.cause} — {r.detail}"[:160])
         errors: dict[str, int] = {}  # issue 14: errors a bot's SDK reported, play going on (by entrant)
@@ -320,7 +321,9 @@ class _View:
         for name, n in errors.items():
             if n:
                 self.failures.append(f"{p.match_id} {name}: {n} error{'s' if n > 1 else ''} (act() raised; see its log)")
-        wait = 0.5 - (time.monotonic() - self.built)
+        # at most twice a second, and never more than a tenth of the event loop's time (a big tournament's
+        # board takes longer to build: the loop must stay free for the matches' replies and clocks)
+        wait = max(0.5, 10 * self.cost) - (time.monotonic() - self.built)
         if wait <= 0:
             self.refresh()
         elif self.later is None:
@@ -333,9 +336,11 @@ class _View:
         if self.later is not None:
             self.later.cancel()
             self.later = None
+        started = time.monotonic()
         self.board = publish.board(self.store, self.store.tournament(self.t.id))
         self.progress.update(self.task, completed=self.board.standings.matches)
         self.built = time.monotonic()
+        self.cost = self.built - started
 
     def render(self) -> Group:
         view = terminal.live_view(self.board, self.progress, self.failures, self.note)
