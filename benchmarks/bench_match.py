@@ -400,9 +400,21 @@ async def main(args: argparse.Namespace) -> None:
         breakdown(("sixtysix", "schnapsen", "three_handed", "four_handed", "twenty_two"))
 
 
+def floor_once(pings: int, start_at: float) -> None:
+    """One unix-socket floor of ``pings`` ping-pongs begun at ``start_at`` (time.time()), printed as
+    ``decisions wall``: bench_tournament.py runs two at once to measure the machine's two-stream ceiling."""
+    req, rep = typical_sizes()
+    time.sleep(max(0.0, start_at - time.time()))
+    fl = eventloop.run(bench_floor(pings, req, rep, unix=True))
+    print(f"{fl['decisions']} {fl['wall']}", flush=True)
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--echo-bot":
         echo_bot(int(sys.argv[2]))
+        raise SystemExit(0)
+    if len(sys.argv) > 3 and sys.argv[1] == "--floor-once":
+        floor_once(int(sys.argv[2]), float(sys.argv[3]))
         raise SystemExit(0)
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--matches", type=int, default=10, help="matches per round (default 10)")

@@ -6,7 +6,9 @@
    36 matches). The time is the runner's alone (bots already started).
    ``--workers N`` (issue 18): Sixty-Six at concurrency 2, the in-process runner (``--workers 1``) against N
    worker processes, alternating with the bare-stream floor of bench_match.py part 2 ``--repeat`` times;
-   prints the medians, the load, and the ceiling 2 x bare decisions/s / decisions per match.
+   prints the medians, the load, and the ceiling 2 x bare decisions/s / decisions per match; and what two
+   bare streams give when run at once (two floor processes started together): the transport's own
+   ceiling on this machine, since one bare stream with its echo clients already keeps more than a core busy.
 2. Sample efficiency: how many matches TrueSkill needs to order four players of known strength
    (random < greedy < search small budget < search large budget) correctly in 19 of 20 seeded
    tournaments, with duplicate scheduling (both legs of a pairing share the seed, and the whole
@@ -165,6 +167,22 @@ def _floor_dps() -> float:
     return fl["decisions"] / fl["wall"]
 
 
+def _two_floors_dps(pings: int = 3000) -> float:
+    """Bare decisions/s of two bare streams at once (two processes, each its own server and two echo
+    clients, started together): what the machine gives the transport alone when both streams want its cores."""
+    import subprocess
+
+    start = time.time() + 3.0  # both servers and their clients up before either begins
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "bench_match.py"), "--floor-once", str(pings), str(start)]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    rates = []
+    for p in procs:
+        out, _ = p.communicate(timeout=600)
+        decisions, wall = out.split()[-2:]
+        rates.append(float(decisions) / float(wall))
+    return sum(rates)
+
+
 def _load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -173,7 +191,7 @@ def throughput_workers(workers: int, repeat: int, rounds: int = 3) -> None:
     """Sixty-Six at concurrency 2: in process (--workers 1, today's runner) and with ``workers`` worker
     processes (which goes first alternates), then the bare-stream floor, ``repeat`` times; medians, and the ceiling
     2 x bare decisions/s / decisions per match."""
-    rows: dict[str, list[float]] = {"one": [], "many": [], "floor": []}
+    rows: dict[str, list[float]] = {"one": [], "many": [], "floor": [], "two": []}
     per_match = 0.0
     for k in range(repeat):
         if k % 2:  # which goes first alternates too
@@ -183,18 +201,23 @@ def throughput_workers(workers: int, repeat: int, rounds: int = 3) -> None:
             one, _, n, d = eventloop.run(_throughput(2, rounds, "sixtysix", 1))
             many, _, _, _ = eventloop.run(_throughput(2, rounds, "sixtysix", workers))
         floor = _floor_dps()
+        two = _two_floors_dps()
         per_match = d / n
         rows["one"].append(one)
         rows["many"].append(many)
         rows["floor"].append(floor)
+        rows["two"].append(two)
         print(f"  round {k + 1}: in process {one:.1f} matches/s, {workers} workers {many:.1f} matches/s, bare stream "
-              f"{floor:,.0f} decisions/s (ceiling {2 * floor / per_match:.1f} matches/s); {_load()}", flush=True)
+              f"{floor:,.0f} decisions/s (ceiling {2 * floor / per_match:.1f} matches/s), two bare streams at once "
+              f"{two:,.0f} decisions/s ({two / per_match:.1f} matches/s); {_load()}", flush=True)
     med = {k: statistics.median(v) for k, v in rows.items()}
     ceiling = 2 * med["floor"] / per_match
     print(f"sixtysix, 4 random bots, concurrency 2, medians of {repeat}: in process (--workers 1) {med['one']:.1f} "
           f"matches/s; --workers {workers} {med['many']:.1f} matches/s ({med['many'] / med['one']:.2f}x); bare-stream "
           f"ceiling {ceiling:.1f} matches/s (2 x {med['floor']:,.0f} bare decisions/s / {per_match:.1f} decisions per "
-          f"match): {100 * med['many'] / ceiling:.0f}% of it; {_load()}", flush=True)
+          f"match): {100 * med['many'] / ceiling:.0f}% of it; two bare streams at once reach {med['two']:,.0f} decisions/s "
+          f"= {med['two'] / per_match:.1f} matches/s ({100 * med['two'] / (2 * med['floor']):.0f}% of that ceiling; "
+          f"the arena's workers {100 * med['many'] * per_match / med['two']:.0f}% of them); {_load()}", flush=True)
 
 
 def throughput_ray(address: str, repeat: int, rounds: int = 3) -> None:

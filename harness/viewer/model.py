@@ -34,8 +34,25 @@ SKIP = frozenset({"hand", "trick", "legal", "rules", "move_ms", "bank_ms", "rece
 MAX_DEPTH = 2  # a fact nested deeper than lists of lists (a log of tricks) is left out
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, by class (dataclasses.fields is slow)
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def plain(value: Any) -> Any:
-    """An observation value as JSON-able data: tuples become lists, enums their values."""
+    """An observation value as JSON-able data: tuples become lists, enums their values.
+
+    >>> plain((("a", 1), None, {2: 2.5}))
+    [['a', 1], None, {'2': 2.5}]
+    """
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, enum.Enum):
@@ -45,7 +62,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: plain(getattr(value, name)) for name in _names(type(value))}
     return str(value)
 
 
@@ -68,10 +85,10 @@ def _fields(obs: Any) -> dict[str, Any]:
     if not dataclasses.is_dataclass(obs) or isinstance(obs, type):
         return {}
     out: dict[str, Any] = {}
-    for f in dataclasses.fields(obs):
-        value = getattr(obs, f.name)
-        if f.name in KEEP or (f.name not in SKIP and not _deeper(value, MAX_DEPTH)):
-            out[f.name] = plain(value)
+    for name in _names(type(obs)):
+        value = getattr(obs, name)
+        if name in KEEP or (name not in SKIP and not _deeper(value, MAX_DEPTH)):
+            out[name] = plain(value)
     return out
 
 
@@ -86,9 +103,9 @@ def _strings(value: Any) -> Iterator[str]:
         for v in value.values():
             yield from _strings(v)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            if f.name not in ("legal", "rules", "hand"):  # its own cards never show another's action
-                yield from _strings(getattr(value, f.name))
+        for name in _names(type(value)):
+            if name not in ("legal", "rules", "hand"):  # its own cards never show another's action
+                yield from _strings(getattr(value, name))
 
 
 def sees(obs: Any, action: str) -> bool:
