@@ -11,7 +11,7 @@ event loop wakes at the shortest ``poll_s`` asked, and each tick takes one censu
   from tick to tick: its group, and every process born of a process of the bot while it lived (so a
   descendant that left the group with ``setsid`` is still counted, also after its parent died). A
   bot's tree is first seeded by walking ``/proc/PID/task/TID/children`` from its leader.
-* Elsewhere, each bot due is scanned as before (:func:`harness.arena.limits.group_usage`, psutil).
+* Elsewhere, each bot is scanned as before (:func:`harness.arena.limits.group_usage`, psutil).
 
 A census of this machine's ~70 processes takes about 0.2 ms of CPU, less than handing it to a thread
 and back (every wake-up counts on a busy two-core machine), so it runs on the event loop until one takes
@@ -212,5 +212,7 @@ def watch() -> Watch:
     loop = asyncio.get_running_loop()
     w = _WATCHES.get(loop)
     if w is None:
+        for old in [old for old in _WATCHES if old.is_closed()]:  # a loop that closed before its watch ran
+            del _WATCHES[old]
         w = _WATCHES[loop] = Watch()
     return w

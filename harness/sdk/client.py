@@ -186,7 +186,10 @@ class Connection:
             self.call = pb_grpc.BotArenaStub(channel).Play()
             greeting = hello(self.name, self.version, self.token, self.workers, self.games)
             if pool is None:  # every write comes from the reader: one write in flight at a time
-                await self.call.write(greeting)
+                try:
+                    await self.call.write(greeting)
+                except (grpc.RpcError, grpc.aio.UsageError, RuntimeError):
+                    pass  # the stream ended at once: the first read says how, as _read reports it
             else:  # replies come from the pool's threads through the outbox to one writer
                 writing = asyncio.ensure_future(self._write(self.call, replies))
                 replies.put_nowait(greeting)
