@@ -54,6 +54,10 @@ class Snapshot:
     parents: dict[int, int]
     new: list[int]
 
+    def group(self, pgid: int) -> set[int]:
+        """The processes whose group is ``pgid``."""
+        return {pid for pid, g in self.groups.items() if g == pgid}
+
 
 @dataclass(slots=True)
 class Census:
@@ -97,7 +101,7 @@ def tree(snap: Snapshot, pgid: int, known: set[int], seeded: bool) -> set[int]:
     """The processes of the bot led by ``pgid`` in ``snap``: its group, what ``known`` held that still
     lives, and every newcomer whose parent is one of those (transitively). Without ``seeded`` (the first
     scan of this bot) the leader's descendants are walked in /proc first."""
-    found = {pid for pid, g in snap.groups.items() if g == pgid}
+    found = snap.group(pgid)
     if pgid in snap.groups:
         found.add(pgid)
     found.update(pid for pid in known if pid in snap.groups)
@@ -122,7 +126,7 @@ def usage(members: Iterable[int], exclude: frozenset[int], times: bool, limit: i
     """Live processes of ``members`` not in ``exclude``, and their CPU seconds (everyone's, zombies' own
     time too) when ``times``. Zombies are told apart only when it matters: with ``times``, or when the
     count with them is over ``limit``."""
-    members = sorted(members)
+    members = list(members)
     counted = [pid for pid in members if pid not in exclude]
     if not times and (limit is None or len(counted) <= limit):
         return len(counted), 0.0
@@ -164,16 +168,10 @@ class Watch:
         more often than its own ``poll_s``, never less (but for the time a loaded machine takes)."""
         loop = asyncio.get_running_loop()
         try:
-            while self._bots:
-                keys = [(bot, bot.watch_key) for bot in list(self._bots)]
-                live = [(bot, key) for bot, key in keys if key is not None]
-                self._bots.difference_update(bot for bot, key in keys if key is None)
-                if not live:
-                    break
+            while live := self._live():
                 await asyncio.sleep(min(key[1] for _, key in live))
-                live = [(bot, key) for bot, key in ((b, b.watch_key) for b, _ in live) if key is not None]
-                if not live:
-                    continue
+                if not (live := self._live()):
+                    break
                 if self._inline:  # a quick census: a thread hand-off would cost more than it
                     started = time.thread_time()
                     results = self._scan([key for _, key in live])
@@ -187,6 +185,12 @@ class Watch:
             if _WATCHES.get(loop) is self:
                 del _WATCHES[loop]
 
+    def _live(self) -> list[tuple[Watched, tuple[int, float, frozenset[int], bool, bool, int | None]]]:
+        """Each bot still watched with what to scan for it; bots that are gone are dropped."""
+        keys = [(bot, bot.watch_key) for bot in list(self._bots)]
+        self._bots.difference_update(bot for bot, key in keys if key is None)
+        return [(bot, key) for bot, key in keys if key is not None]
+
     def _scan(self, keys: list[tuple[int, float, frozenset[int], bool, bool, int | None]]) -> list[tuple[int, float]]:
         """(live, cpu) of each bot of ``keys``, from one census on Linux (their trees brought up to date)."""
         if not PROC_CHILDREN:
@@ -198,7 +202,7 @@ class Watch:
             if tree_ok:
                 members = trees[pgid] = tree(snap, pgid, self._trees.get(pgid, set()), pgid in self._trees)
             else:
-                members = {pid for pid, g in snap.groups.items() if g == pgid}
+                members = snap.group(pgid)
             out.append(usage(members, exclude, times, limit))
         self._trees = trees
         return out
