@@ -406,6 +406,28 @@ def test_the_page_is_a_pure_self_contained_function_of_the_record(records: dict[
         assert render(lines, seat=1) != html
 
 
+@pytest.mark.parametrize("game", game_ids())
+def test_values_shared_by_observations_are_drawn_once_and_the_same_as_alone(game: str) -> None:
+    """The viewer converts each observation value once per match (issue 18: a page of Twenty-Two 0.8x);
+    every observation of every position must come out as it does converted on its own."""
+    import random
+
+    from harness.viewer.model import _fields
+
+    g = get_game(game)
+    rules = g.rules({})
+    m, rng, memo = g.start(5, rules), random.Random(5), {}  # type: ignore[var-annotated]
+    n, positions, shared = g.players(rules), 0, 0
+    while g.to_act(m) is not None and positions < 300:
+        outs = []
+        for p in range(n):
+            outs.append(_fields(g.observe(m, p), memo))
+            assert outs[-1] == _fields(g.observe(m, p)), (game, positions, p)
+        shared += any(isinstance(v, list) and v is outs[1].get(k) for k, v in outs[0].items())  # drawn once
+        m = g.apply(m, rng.choice(list(g.legal(m))))
+        positions += 1
+    assert positions > 10 and shared > 0
+
 def test_a_record_that_does_not_verify_is_drawn_up_to_where_it_diverges(records: dict[str, Path]) -> None:
     lines = read(records["sixtysix"])
     deals = [x for x in lines if x["type"] == "deal"]
@@ -442,6 +464,61 @@ def test_links_are_relative_and_pages_sit_beside_their_records(tmp_path: Path, r
     page = write_page(records["sixtysix"])
     assert page == page_path(records["sixtysix"]) and page.parent == records["sixtysix"].parent
     assert links({"m": page}, page.parent.parent) == {"m": f"{page.parent.name}/{page.name}"}
+
+
+def test_many_stale_pages_are_drawn_by_processes_on_every_core_as_one_process_draws_them(
+        tmp_path: Path, records: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18: a tournament's end draws a page per match; when the stale records are big enough, spawned
+    processes draw them. The pages are the bytes one process writes, unreadable records get no link, the
+    order is the records', and no drawer outlives the call."""
+    import threading
+
+    from harness.viewer import files
+
+    games = [g for g in records if g != "forfeit"]
+    wanted: dict[str, Path | None] = {}
+    for k in range(12):
+        g = games[k % len(games)]
+        wanted[f"m{k}"] = tmp_path / f"m{k}.jsonl"
+        shutil.copy(records[g], tmp_path / f"m{k}.jsonl")
+    (tmp_path / "bad.jsonl").write_text('{"type": "deal"}\n')
+    wanted["bad"] = tmp_path / "bad.jsonl"  # no header: no page
+    wanted["gone"] = tmp_path / "gone.jsonl"  # missing: no page
+    wanted["none"] = None
+    monkeypatch.setattr(files, "DRAWER_BYTES", 1)  # a drawer per byte, at most jobs
+    drawers: set[int] = set()
+    watching = threading.Event()
+
+    def watch() -> None:
+        while not watching.is_set():
+            for d in Path("/proc").iterdir():
+                try:
+                    if d.name.isdigit() and b"harness.viewer.drawer" in (d / "cmdline").read_bytes() \
+                            and (d / "stat").read_text().rsplit(")", 1)[1].split()[1] == str(os.getpid()):
+                        drawers.add(int(d.name))
+                except OSError:
+                    pass
+
+    t = threading.Thread(target=watch, daemon=True)
+    t.start()
+    try:
+        pages = files.ensure_pages(wanted, jobs=2)
+    finally:
+        watching.set()
+        t.join()
+    assert list(pages) == [f"m{k}" for k in range(12)]
+    assert len(drawers) == 2 and not any(Path(f"/proc/{p}").exists() for p in drawers)
+    for k in range(12):
+        assert pages[f"m{k}"].read_bytes() == render(read(tmp_path / f"m{k}.jsonl")).encode()
+    assert not (tmp_path / "bad.html").exists() and not list(tmp_path.glob(".*.tmp"))
+    again = pages["m0"].stat().st_mtime_ns
+    assert files.ensure_pages(wanted, jobs=2) == pages and pages["m0"].stat().st_mtime_ns == again  # fresh: kept
+    drawn = {m: p.read_bytes() for m, p in pages.items()}
+    for p in pages.values():
+        p.unlink()
+    monkeypatch.setattr(sys, "executable", shutil.which("false"))  # drawers that die at once, unread
+    assert files.ensure_pages(wanted, jobs=2) == pages  # what no drawer answered is drawn here
+    assert {m: p.read_bytes() for m, p in pages.items()} == drawn
 
 
 # -- the leaderboards link every match and every failure to its page -------------------------------------

@@ -257,14 +257,6 @@ def summed(counts: Sequence[dict[str, int]]) -> dict[str, int]:
     return out
 
 
-def cores() -> int:
-    """The CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
 class _Proc:
     def __init__(self, label: str, proc: asyncio.subprocess.Process, slots: int) -> None:
         self.label, self.proc, self.slots = label, proc, slots

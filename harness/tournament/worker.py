@@ -19,21 +19,7 @@ import signal
 import sys
 from typing import Any
 
-PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int) -> None:
-    """SIGKILL this process when its parent dies; exit now if it is gone already."""
-    try:
-        import ctypes
-
-        prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
-        if prctl is not None:
-            prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except OSError:  # pragma: no cover - not Linux: EOF on stdin still ends the worker
-        pass
-    if os.getppid() != parent:
-        os._exit(1)
+from harness.lifeline import die_with_parent
 
 
 async def serve(out: Any) -> None:

@@ -54,7 +54,7 @@ def plain(value: Any) -> Any:
     if type(value) in _SCALARS:
         return value
     if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
     if isinstance(value, enum.Enum):
         return plain(value.value)
     if isinstance(value, (str, int, float, bool)) or value is None:
@@ -80,15 +80,48 @@ def _deeper(value: Any, depth: int) -> bool:
     return depth <= 0 or any(_deeper(v, depth - 1) for v in value if isinstance(v, (list, tuple)))
 
 
-def _fields(obs: Any) -> dict[str, Any]:
-    """The fields of an observation the viewer uses, plain (a log nested too deep is left out unread)."""
-    if not dataclasses.is_dataclass(obs) or isinstance(obs, type):
-        return {}
+_USED: dict[type, tuple[tuple[str, bool], ...]] = {}  # by observation class: (field, kept however deep)
+
+
+def _used(cls: type) -> tuple[tuple[str, bool], ...]:
+    used = _USED.get(cls)
+    if used is None:
+        names = _names(cls) if dataclasses.is_dataclass(cls) else ()
+        used = _USED[cls] = tuple((n, n in KEEP) for n in names if n in KEEP or n not in SKIP)
+    return used
+
+
+_UNSET = object()
+
+
+def _fields(obs: Any, memo: dict[int, list[Any]] | None = None) -> dict[str, Any]:
+    """The fields of an observation the viewer uses, plain (a log nested too deep is left out unread).
+
+    ``memo`` converts each value object once: the players' observations of a position, and of the positions
+    that follow, share most of their values (a tuple of totals, the trick). It maps ``id(value)`` to
+    ``[value, too deep, plain]``; holding the value keeps the id from being reused, and the plain data it
+    gives out is shared, so whoever uses it must not change it (a page only serialises it)."""
     out: dict[str, Any] = {}
-    for name in _names(type(obs)):
+    for name, keep in _used(type(obs)):
         value = getattr(obs, name)
-        if name in KEEP or (name not in SKIP and not _deeper(value, MAX_DEPTH)):
-            out[name] = plain(value)
+        if type(value) in _SCALARS:
+            out[name] = value
+            continue
+        if memo is None:
+            if keep or not _deeper(value, MAX_DEPTH):
+                out[name] = plain(value)
+            continue
+        entry = memo.get(id(value))
+        if entry is None:
+            entry = memo[id(value)] = [value, None, _UNSET]
+        if not keep:
+            if entry[1] is None:
+                entry[1] = _deeper(value, MAX_DEPTH)
+            if entry[1]:
+                continue
+        if entry[2] is _UNSET:
+            entry[2] = plain(value)
+        out[name] = entry[2]
     return out
 
 
@@ -150,6 +183,7 @@ class _Table:
         self.game, self.m, self.n = game, m, players
         self.steps: list[dict[str, Any]] = []
         self.decision = 0
+        self.memo: dict[int, list[Any]] = {}  # observation values as plain data (see _fields)
 
     def look(self) -> tuple[list[Any], list[int]]:
         """Every player's observation now, and the player in each deal seat."""
@@ -158,7 +192,7 @@ class _Table:
     def snapshot(self, kind: str, **extra: Any) -> dict[str, Any]:
         """The table now as a step."""
         raw, seats = self.look()
-        obs = [_fields(o) for o in raw]
+        obs = [_fields(o, self.memo) for o in raw]
         facts = [{k: v for k, v in o.items() if k not in SKIP} for o in obs]
         keys = [k for k in facts[0] if all(k in f for f in facts)] if facts else []
         public = {k: facts[0][k] for k in keys if all(f[k] == facts[0][k] for f in facts)}
