@@ -9,6 +9,11 @@ import signal
 PR_SET_PDEATHSIG = 1
 
 
+def parent_of(argv: list[str]) -> int:
+    """The ``--parent=PID`` a child was started with (default: its parent now)."""
+    return next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--parent=")), os.getppid())
+
+
 def die_with_parent(parent: int) -> None:
     """SIGKILL this process when its parent dies; exit now if it is gone already."""
     try:

@@ -19,7 +19,7 @@ import signal
 import sys
 from typing import Any
 
-from harness.lifeline import die_with_parent
+from harness.lifeline import die_with_parent, parent_of
 
 
 async def serve(out: Any) -> None:
@@ -85,8 +85,7 @@ async def serve(out: Any) -> None:
 
 
 def main(argv: list[str]) -> int:
-    parent = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--parent=")), os.getppid())
-    die_with_parent(parent)
+    die_with_parent(parent_of(argv))
     for sig in (signal.SIGINT, signal.SIGTERM):  # a signal to the whole group: the arena decides (EOF, SIGKILL)
         signal.signal(sig, signal.SIG_IGN)
     out = os.fdopen(os.dup(1), "wb")  # the pipe to the arena; fd 1 (anyone's print) now goes to stderr

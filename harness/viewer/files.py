@@ -6,6 +6,7 @@ publishing a leaderboard after every league round costs one page per new match.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -69,12 +70,12 @@ def ensure_pages(records: Mapping[str, str | Path | None], jobs: int | None = No
         except OSError:
             continue
         pages[match_id] = page
-    for i in _draw([record for _, record in stale], min(jobs or cores(), size // DRAWER_BYTES)):
+    for i in _draw_all([record for _, record in stale], min(jobs or cores(), size // DRAWER_BYTES)):
         pages.pop(stale[i][0], None)
     return pages
 
 
-def _draw_one(record: str) -> bool:
+def draw(record: str) -> bool:
     """Write one record's page beside it; False when the record cannot be read."""
     try:
         write_page(record)
@@ -83,7 +84,7 @@ def _draw_one(record: str) -> bool:
     return True
 
 
-def _draw(records: list[str], drawers: int) -> list[int]:
+def _draw_all(records: list[str], drawers: int) -> list[int]:
     """Draw the pages of ``records``; returns the indexes of those that could not be drawn.
 
     With more than one drawer (:mod:`harness.viewer.drawer`), drawer ``k`` of ``n`` takes records ``k``,
@@ -102,15 +103,8 @@ def _draw(records: list[str], drawers: int) -> list[int]:
                 break
         for k, p in enumerate(procs):
             assert p.stdin is not None
-            try:
+            with contextlib.suppress(OSError), p.stdin:  # a drawer that died: its records are drawn below
                 p.stdin.write("".join(f"{r}\n" for r in records[k::len(procs)]))
-            except OSError:  # it died: its records are drawn below
-                pass
-            finally:
-                try:
-                    p.stdin.close()
-                except OSError:
-                    pass
         for k, p in enumerate(procs):
             assert p.stdout is not None
             with p.stdout:
@@ -118,7 +112,7 @@ def _draw(records: list[str], drawers: int) -> list[int]:
             p.wait()
             for i, answer in zip(range(k, len(records), len(procs)), answers):
                 done[i] = answer == "1"
-    return [i for i, ok in enumerate(done) if not (_draw_one(records[i]) if ok is None else ok)]
+    return [i for i, ok in enumerate(done) if not (draw(records[i]) if ok is None else ok)]
 
 
 def links(pages: Mapping[str, Path], base: Path | str) -> dict[str, str]:

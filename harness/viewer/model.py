@@ -101,15 +101,12 @@ def _fields(obs: Any, memo: dict[int, list[Any]] | None = None) -> dict[str, Any
     that follow, share most of their values (a tuple of totals, the trick). It maps ``id(value)`` to
     ``[value, too deep, plain]``; holding the value keeps the id from being reused, and the plain data it
     gives out is shared, so whoever uses it must not change it (a page only serialises it)."""
+    memo = {} if memo is None else memo
     out: dict[str, Any] = {}
     for name, keep in _used(type(obs)):
         value = getattr(obs, name)
         if type(value) in _SCALARS:
             out[name] = value
-            continue
-        if memo is None:
-            if keep or not _deeper(value, MAX_DEPTH):
-                out[name] = plain(value)
             continue
         entry = memo.get(id(value))
         if entry is None:
