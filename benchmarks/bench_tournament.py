@@ -5,7 +5,7 @@
    round robin, and three-handed Sixty-Six tables of 3 of the 4 in every seat rotation (the same
    36 matches). The time is the runner's alone (bots already started).
    ``--workers N`` (issue 18): Sixty-Six at concurrency 2, the in-process runner (``--workers 1``) against N
-   worker processes, alternating with the bare-stream floor of bench_match.py part 2 ``--repeat`` times;
+   worker processes, pinned to their share of the CPUs (the default) and not (``--no-pin``), alternating with the bare-stream floor of bench_match.py part 2 ``--repeat`` times;
    prints the medians, the load, and the ceiling 2 x bare decisions/s / decisions per match; and what two
    bare streams give when run at once (two floor processes started together): the transport's own
    ceiling on this machine, since one bare stream with its echo clients already keeps more than a core busy.
@@ -110,10 +110,11 @@ SANDBOX: list[str] = []  # --sandbox, for part 1
 
 
 async def _throughput(concurrency: int, rounds: int, game: str = "sixtysix",
-                      workers: int = 1, ray: str | None = None) -> tuple[float, float, int, int]:
+                      workers: int = 1, ray: str | None = None, pin: bool = True) -> tuple[float, float, int, int]:
     """A random-bot tournament of ``game`` (4 entrants; tables in every seat rotation for more than two
     seats) over real gRPC with the real runner and SQLite store: (matches/s, decisions/s, matches, decisions).
-    ``workers`` > 1: that many worker processes (issue 18), each with its own arena and 4 bots.
+    ``workers`` > 1: that many worker processes (issue 18), each with its own arena and 4 bots, pinned to its
+    share of the CPUs unless ``pin`` is false.
     ``ray``: the Ray cluster at that address plays (issue 15), ``concurrency`` match slots of 1 CPU."""
     from harness.arena.match import play_match
     from harness.tournament.executor import Executor, Workers
@@ -136,7 +137,7 @@ async def _throughput(concurrency: int, rounds: int, game: str = "sixtysix",
                 await executor.start(dataclasses.replace(runner.job_of(cfg, t), per_leg=False))
                 entrants = None
             elif workers > 1:
-                executor = Workers(workers, concurrency)
+                executor = Workers(workers, concurrency, pin=pin)
                 # as the in-process pool: one bot process per entrant (no per-leg processes), started untimed
                 await executor.start(dataclasses.replace(runner.job_of(cfg, t), per_leg=False))
                 entrants = None
@@ -191,29 +192,32 @@ def throughput_workers(workers: int, repeat: int, rounds: int = 3) -> None:
     """Sixty-Six at concurrency 2: in process (--workers 1, today's runner) and with ``workers`` worker
     processes (which goes first alternates), then the bare-stream floor, ``repeat`` times; medians, and the ceiling
     2 x bare decisions/s / decisions per match."""
-    rows: dict[str, list[float]] = {"one": [], "many": [], "floor": [], "two": []}
+    rows: dict[str, list[float]] = {"one": [], "many": [], "free": [], "floor": [], "two": []}
     per_match = 0.0
     for k in range(repeat):
-        if k % 2:  # which goes first alternates too
-            many, _, _, _ = eventloop.run(_throughput(2, rounds, "sixtysix", workers))
-            one, _, n, d = eventloop.run(_throughput(2, rounds, "sixtysix", 1))
-        else:
-            one, _, n, d = eventloop.run(_throughput(2, rounds, "sixtysix", 1))
-            many, _, _, _ = eventloop.run(_throughput(2, rounds, "sixtysix", workers))
+        runs = {"one": (1, True), "many": (workers, True), "free": (workers, False)}
+        order = list(runs) if k % 2 == 0 else list(reversed(runs))  # which goes first alternates too
+        got: dict[str, float] = {}
+        for key in order:
+            got[key], _, n, d = eventloop.run(_throughput(2, rounds, "sixtysix", runs[key][0], pin=runs[key][1]))
+        one, many, free = got["one"], got["many"], got["free"]
         floor = _floor_dps()
         two = _two_floors_dps()
         per_match = d / n
         rows["one"].append(one)
         rows["many"].append(many)
+        rows["free"].append(free)
         rows["floor"].append(floor)
         rows["two"].append(two)
-        print(f"  round {k + 1}: in process {one:.1f} matches/s, {workers} workers {many:.1f} matches/s, bare stream "
+        print(f"  round {k + 1}: in process {one:.1f} matches/s, {workers} workers {many:.1f} matches/s (not pinned "
+              f"{free:.1f}), bare stream "
               f"{floor:,.0f} decisions/s (ceiling {2 * floor / per_match:.1f} matches/s), two bare streams at once "
               f"{two:,.0f} decisions/s ({two / per_match:.1f} matches/s); {_load()}", flush=True)
     med = {k: statistics.median(v) for k, v in rows.items()}
     ceiling = 2 * med["floor"] / per_match
     print(f"sixtysix, 4 random bots, concurrency 2, medians of {repeat}: in process (--workers 1) {med['one']:.1f} "
-          f"matches/s; --workers {workers} {med['many']:.1f} matches/s ({med['many'] / med['one']:.2f}x); bare-stream "
+          f"matches/s; --workers {workers} {med['many']:.1f} matches/s ({med['many'] / med['one']:.2f}x; with --no-pin "
+          f"{med['free']:.1f}: pinning gives {med['many'] / med['free']:.2f}x); bare-stream "
           f"ceiling {ceiling:.1f} matches/s (2 x {med['floor']:,.0f} bare decisions/s / {per_match:.1f} decisions per "
           f"match): {100 * med['many'] / ceiling:.0f}% of it; two bare streams at once reach {med['two']:,.0f} decisions/s "
           f"= {med['two'] / per_match:.1f} matches/s ({100 * med['two'] / (2 * med['floor']):.0f}% of that ceiling; "

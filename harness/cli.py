@@ -210,6 +210,9 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, metavar="N",
                    help="worker processes sharing the matches, each with its own arena and bots (default: the "
                         "config's workers, else cores; 1, or any remote entrant: all in this process)")
+    p.add_argument("--pin", action=argparse.BooleanOptionalAction, default=None,
+                   help="run each worker process and its bots on their own share of the CPUs: a match's "
+                        "hand-offs stay on one core (default: the config's pin, else on; --no-pin: any CPU)")
     p.add_argument("--listen", metavar="HOST:PORT",
                    help="where the arena listens for remote entrants (remote:NAME), e.g. 0.0.0.0:50051 for bots on "
                         "other machines (default: 127.0.0.1:0, a free port on this machine only)")

@@ -1,5 +1,5 @@
 """The harness's own child processes (a tournament's workers, the page drawers): how many cores they may
-use, and how each dies with its parent."""
+use, which of them a worker is pinned to, and how each dies with its parent."""
 
 from __future__ import annotations
 
@@ -12,6 +12,12 @@ PR_SET_PDEATHSIG = 1
 def parent_of(argv: list[str]) -> int:
     """The ``--parent=PID`` a child was started with (default: its parent now)."""
     return next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--parent=")), os.getppid())
+
+
+def parent_cpus(argv: list[str]) -> frozenset[int] | None:
+    """The ``--cpus=LIST`` a child was started with: the CPUs its parent pins it to (None: not pinned)."""
+    given = next((a.split("=", 1)[1] for a in argv if a.startswith("--cpus=")), None)
+    return None if given is None else parse_cpu_list(given)
 
 
 def die_with_parent(parent: int) -> None:
@@ -34,3 +40,74 @@ def cores() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
+
+
+def cpu_sets(n: int, need: float = 1.0, _cpus: list[int] | None = None) -> list[frozenset[int]] | None:
+    """The CPUs each of ``n`` children is pinned to: this process's CPUs split into ``n`` equal runs (one
+    each, round robin, when there are more children than CPUs). None (no pinning) where there is nothing
+    to split, or a run would be narrower than ``need``, the most cores one match's bot keeps busy.
+
+    Issue 18: a match is a ping-pong between a worker and its bots, one of them busy at a time. On one
+    core each hand-off is a wake-up on the same CPU; spread over cores, each is a wake-up of another CPU,
+    which a virtual machine charges for (an inter-processor interrupt and an exit to the hypervisor).
+
+    >>> cpu_sets(2, _cpus=[0, 1]), cpu_sets(3, _cpus=[0, 1])
+    ([frozenset({0}), frozenset({1})], [frozenset({0}), frozenset({1}), frozenset({0})])
+    >>> cpu_sets(2, _cpus=[0, 1, 2, 3, 4])
+    [frozenset({0, 1}), frozenset({2, 3, 4})]
+    >>> cpu_sets(2, need=2, _cpus=[0, 1]), cpu_sets(1, _cpus=[0, 1]), cpu_sets(2, _cpus=[5])
+    (None, None, None)
+    """
+    if _cpus is None:
+        try:
+            _cpus = sorted(os.sched_getaffinity(0))
+        except AttributeError:  # pragma: no cover - not Linux
+            return None
+    if n < 2 or len(_cpus) < 2:
+        return None
+    if n >= len(_cpus):
+        runs = [frozenset({_cpus[i % len(_cpus)]}) for i in range(n)]
+    else:
+        base, extra = divmod(len(_cpus), n)  # the last ``extra`` runs get one CPU more
+        starts = [i * base + max(0, i - (n - extra)) for i in range(n + 1)]
+        runs = [frozenset(_cpus[starts[i]:starts[i + 1]]) for i in range(n)]
+    return None if min(len(r) for r in runs) < need else runs
+
+
+def pin(cpus: frozenset[int]) -> str | None:
+    """Run this process (and every thread and process it starts from now on) on ``cpus`` only; the
+    reason when the kernel refuses (None when done)."""
+    try:
+        os.sched_setaffinity(0, cpus)
+    except (AttributeError, OSError, ValueError) as e:
+        return str(e) or type(e).__name__
+    return None
+
+
+def cpu_list(cpus: frozenset[int]) -> str:
+    """``cpus`` as the kernel writes a CPU list, and as ``--cpus=`` reads it back.
+
+    >>> cpu_list(frozenset({0})), cpu_list(frozenset({0, 1, 2, 5})), sorted(parse_cpu_list("0-2,5"))
+    ('0', '0-2,5', [0, 1, 2, 5])
+    """
+    parts: list[str] = []
+    run: list[int] = []
+    for c in sorted(cpus):
+        if run and c != run[-1] + 1:
+            parts.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+            run = []
+        run.append(c)
+    if run:
+        parts.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+    return ",".join(parts)
+
+
+def parse_cpu_list(text: str) -> frozenset[int]:
+    """The CPUs of a list such as ``0-2,5``; ValueError when it is not one."""
+    cpus: set[int] = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    if not cpus:
+        raise ValueError(f"no CPU in {text!r}")
+    return frozenset(cpus)

@@ -32,7 +32,7 @@ from harness.tournament import runner
 from harness.tournament.executor import Job, Unit, UnitResult, workers_for
 from harness.tournament.schedule import round_robin
 from harness.tournament.store import Store
-from test_tournament import PY, ROOT, _env, _recorded, _wait_gone
+from test_tournament import PY, ROOT, _env, _leftover, _recorded, _wait_gone
 
 RANDOM = "python sample_bots/random_bot.py"
 GREEDY = "python sample_bots/greedy_bot.py"
@@ -351,3 +351,98 @@ def test_a_worker_keeps_the_out_and_db_directories_private_from_its_bots(tmp_pat
         assert len(details) == 2 and all(f"blocked: read {db}" in d for d in details), details  # not BREACH
     finally:
         shutil.rmtree(outside, ignore_errors=True)
+
+
+# -- pinning (issue 18: a match's hand-offs on one core) ---------------------------------------------------
+
+
+def _ancestry(pid: int) -> list[int]:
+    """``pid`` and its parents, nearest first."""
+    chain = [pid]
+    while pid > 1:
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            break
+        chain.append(pid)
+    return chain
+
+
+def _started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pin: bool, mark: str) -> tuple[list[str], dict[int, set[int]]]:
+    """Start two real workers with their bots; their labels, and the affinity of every process they
+    started (workers, launchers, bots) by the worker it descends from."""
+    from harness.tournament.executor import Workers
+
+    monkeypatch.setenv("ARENA_TEST_MARK", mark)
+    cfg = cfgmod.from_flags([f"{n}={RANDOM}" for n in "ab"], rounds=1, seed=3, db=str(tmp_path / "a.db"),
+                            out=str(tmp_path), limits=["sandbox=none"], concurrency=2, workers=2)
+    store = Store(cfg.db)
+
+    async def go() -> tuple[list[str], dict[int, set[int]]]:
+        ex = Workers(2, 2, pin=pin)
+        try:
+            t = store.create(cfg.name, cfg.identity(), 2, [(e.name, e.label) for e in cfg.entrants])
+            await ex.start(runner.job_of(cfg, t))
+            workers = set(_workers_of(os.getpid()))
+            assert len(workers) == 2
+            seen: dict[int, set[int]] = {}
+            for pid in _leftover(mark):
+                worker = next((p for p in _ancestry(pid) if p in workers), None)
+                assert worker is not None, f"process {pid} is not a worker's"
+                seen.setdefault(worker, set()).update(os.sched_getaffinity(pid))
+                assert os.sched_getaffinity(pid) == os.sched_getaffinity(worker)
+            assert set(seen) == workers and len(_leftover(mark)) >= 2 * 3  # each worker, a launcher and a bot each
+            return ex.labels(), seen
+        finally:
+            await ex.close()
+            store.close()
+
+    return asyncio.run(go())
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="pinning needs two CPUs")
+def test_each_worker_and_its_bots_run_on_their_own_share_of_the_cpus(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    mark = f"pin-{os.getpid()}"
+    labels, seen = _started(tmp_path, monkeypatch, True, mark)
+    shares = list(seen.values())
+    assert len(shares) == 2 and not shares[0] & shares[1]  # disjoint
+    assert shares[0] | shares[1] == os.sched_getaffinity(0)  # and every CPU used
+    assert all(", cpu" in label for label in labels), labels  # the live view says where each runs
+    assert not _wait_gone(mark)
+
+    mark = f"nopin-{os.getpid()}"
+    labels, seen = _started(tmp_path / "free", monkeypatch, False, mark)
+    assert all(share == os.sched_getaffinity(0) for share in seen.values())
+    assert not any(", cpu" in label for label in labels)
+    assert not _wait_gone(mark)
+
+
+def test_a_refused_pinning_is_a_reason_and_leaves_the_cpus_as_they_were() -> None:
+    from harness.lifeline import pin
+
+    before = os.sched_getaffinity(0)
+    assert pin(frozenset({10**6})) is not None
+    assert os.sched_getaffinity(0) == before
+
+
+def test_pin_key_and_flag(tmp_path: Path) -> None:
+    from harness.cli import build_parser
+    from harness.tournament.commands import config_from_args, resume_command
+
+    conf = tmp_path / "p.toml"
+    body = '[[entrant]]\nname = "a"\ncommand = "x"\n[[entrant]]\nname = "b"\ncommand = "y"\n'
+    conf.write_text("pin = false\n" + body)
+    assert cfgmod.load(conf).pin is False and "pin" not in cfgmod.load(conf).identity()
+    conf.write_text(body)
+    assert cfgmod.load(conf).pin is True
+    conf.write_text('pin = "yes"\n' + body)
+    with pytest.raises(cfgmod.ConfigError, match="bad value 'yes' for 'pin'"):
+        cfgmod.load(conf)
+    conf.write_text(body)
+    args = build_parser().parse_args(["tournament", str(conf), "--no-pin"])
+    assert config_from_args(args).pin is False and "--no-pin" in resume_command(args)
+    args = build_parser().parse_args(["tournament", "--bot", "a=x", "--bot", "b=y", "--no-pin"])
+    assert config_from_args(args).pin is False
+    args = build_parser().parse_args(["tournament", "--bot", "a=x", "--bot", "b=y"])
+    assert config_from_args(args).pin is True and "pin" not in resume_command(args)

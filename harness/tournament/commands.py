@@ -76,12 +76,14 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
                 raise ConfigError(f"{flag} works only with --bot; set it in {args.config}")
         cfg = config_mod.load(args.config)
         overrides = {"db": args.db, "out": args.out, "concurrency": args.concurrency,
-                     "workers": getattr(args, "workers", None), "ray": getattr(args, "ray", None),
+                     "workers": getattr(args, "workers", None), "pin": getattr(args, "pin", None),
+                     "ray": getattr(args, "ray", None),
                      "hello": getattr(args, "hello_time", None), "deals": getattr(args, "deals", None)}
         return config_mod.build(
             name=cfg.name, entrants=cfg.entrants, rounds=cfg.rounds, seed=cfg.seed,
             concurrency=overrides["concurrency"] or cfg.concurrency, move_s=cfg.move_s, bank_s=cfg.bank_s,
             workers=cfg.workers if overrides["workers"] is None else overrides["workers"],
+            pin=cfg.pin if overrides["pin"] is None else overrides["pin"],
             rules=registry.get(cfg.game).rules_map(cfg.rules), limits=cfg.limits,
             # a config without db keeps its database in its out directory, --out's when given
             db=args.db or (Path(args.out) / "arena.db" if args.out and cfg.db == cfg.out / "arena.db" else cfg.db),
@@ -105,6 +107,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         args.bot, name=args.name or "tournament", game=getattr(args, "game", None) or "sixtysix",
         partners=getattr(args, "partners", None), duplicate=getattr(args, "duplicate", None) or "auto", rounds=1 if args.rounds is None else args.rounds,
         seed=args.seed, concurrency=args.concurrency, workers=getattr(args, "workers", None),
+        pin=getattr(args, "pin", None) is not False,
         move_s=1.0 if args.move_time is None else args.move_time,
         bank_s=10.0 if args.time_bank is None else args.time_bank,
         rules=args.rule or (), limits=getattr(args, "limit", None) or (), db=args.db, out=args.out,
@@ -131,6 +134,8 @@ def resume_command(args: argparse.Namespace) -> str:
         words.append("--adaptive")
     if getattr(args, "strict", False):
         words.append("--strict")
+    if getattr(args, "pin", None) is not None:
+        words.append("--pin" if args.pin else "--no-pin")
     for r in args.rule or []:
         words += ["--rule", r]
     for lim in getattr(args, "limit", None) or []:
@@ -413,7 +418,7 @@ async def _play(cfg: TournamentConfig, store: Store, t: Tournament, existing: To
                 await bots.start(cfg.game)
                 executor = InProcess(bots.seat, _play_match(strict), bots.crashes, cfg.concurrency)
             else:
-                executor = Workers(n_workers, cfg.concurrency)
+                executor = Workers(n_workers, cfg.concurrency, pin=cfg.pin)
             await executor.start(runner.job_of(cfg, t, strict))
         except runner.StartError:
             if existing is None:

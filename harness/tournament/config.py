@@ -16,6 +16,7 @@ A config file looks like::
     min_per_pairing = 2      # adaptive: full round robins played first (default 2)
     concurrency = 2          # matches at once; default: cores / the most cpus an entrant declares
     workers = 2              # worker processes sharing them (issue 18); default: number of cores; 1: in process
+    pin = true               # each worker and its bots on their own share of the CPUs (default true)
     deals = "hard.txt"       # optional; a deal book (harness.deals): units play its seeds in order, cycling
     db = "results/arena.db"  # optional
     out = "results"          # optional; leaderboards and match records go here
@@ -76,7 +77,7 @@ from harness.deals import load as load_book
 from harness.games import registry
 from harness.names import RULE, valid_name
 
-TOP_KEYS = {"name", "game", "partners", "duplicate", "rounds", "seed", "concurrency", "workers", "db", "out", "time", "rules", "limits", "entrant",
+TOP_KEYS = {"name", "game", "partners", "duplicate", "rounds", "seed", "concurrency", "workers", "pin", "db", "out", "time", "rules", "limits", "entrant",
             "schedule", "confidence", "max_matches", "min_per_pairing", "deals", "cluster"}
 CLUSTER_KEYS = {"engine", "address", "working_dir", "files", "excludes", "match_cpus", "matches"}
 ENGINES = ("local", "ray")
@@ -148,6 +149,7 @@ class TournamentConfig:
     seed: int | None = None  # None: a secret is drawn when the tournament is created (issue 11)
     concurrency: int = field(default_factory=lambda: os.cpu_count() or 1)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)  # worker processes; not part of identity()
+    pin: bool = True  # workers pinned to their share of the CPUs (harness.lifeline.cpu_sets); not part of identity()
     move_s: float = 1.0
     bank_s: float = 10.0
     rules: Any = None  # the game's rule set (its defaults when built through build())
@@ -255,6 +257,7 @@ def from_mapping(data: Mapping[str, Any], default_name: str = "tournament") -> T
         duplicate=data.get("duplicate", "auto"),
         concurrency=data.get("concurrency"),
         workers=data.get("workers"),
+        pin=data.get("pin", True),
         move_s=time.get("move", 1.0),
         bank_s=time.get("bank", 10.0),
         hello_s=time.get("hello"),
@@ -275,7 +278,7 @@ def from_flags(
     rules: Sequence[str] = (), limits: Sequence[str] = (), db: str | None = None, out: str | None = None,
     partners: str | None = None, duplicate: str = "auto", hello_s: float | None = None,
     schedule: str = "round_robin", confidence: Any = None, max_matches: Any = None, min_per_pairing: Any = None,
-    deals: str | None = None, workers: int | None = None, cluster: Cluster | None = None,
+    deals: str | None = None, workers: int | None = None, cluster: Cluster | None = None, pin: bool = True,
 ) -> TournamentConfig:
     """A config from ``--bot NAME=COMMAND`` flags, ``--limit NAME=VALUE`` flags and the other options."""
     specs = []
@@ -299,7 +302,7 @@ def from_flags(
     return build(name=name, game=game, partners=partners, duplicate=duplicate, entrants=specs, rounds=rounds, seed=seed, concurrency=concurrency,
                  move_s=move_s, bank_s=bank_s, rules=parsed, limits=given, db=db, out=out, hello_s=hello_s,
                  schedule=schedule, confidence=confidence, max_matches=max_matches, min_per_pairing=min_per_pairing,
-                 deals=deals, workers=workers, cluster=cluster)
+                 deals=deals, workers=workers, cluster=cluster, pin=pin)
 
 
 def entrant(name: str, command: Any, cpus: Any = None) -> EntrantSpec:
@@ -338,7 +341,7 @@ def build(
     partners: Any = None, duplicate: Any = "auto",
     limits: Limits | Mapping[str, Any] | None = None, hello_s: Any = None,
     schedule: Any = "round_robin", confidence: Any = None, max_matches: Any = None, min_per_pairing: Any = None,
-    deals: Any = None, workers: Any = None, cluster: Cluster | None = None,
+    deals: Any = None, workers: Any = None, cluster: Cluster | None = None, pin: Any = True,
 ) -> TournamentConfig:
     """Check every value and make the config. ``deals``: a deal book's path (or a loaded :class:`Book`)."""
     if not isinstance(name, str) or not valid_name(name):
@@ -362,6 +365,8 @@ def build(
     cores = max(1, int((os.cpu_count() or 1) // need))  # matches at once that do not oversubscribe this machine
     concurrency = cores if concurrency is None else _int("concurrency", concurrency, 1, 256)
     workers = cores if workers is None else _int("workers", workers, 1, 256)
+    if not isinstance(pin, bool):
+        raise ConfigError(f"bad value '{show(pin)}' for 'pin' (expected true or false)")
     move_s = _seconds("time.move", move_s, positive=True)
     bank_s = _seconds("time.bank", bank_s, positive=False)
     hello_s = None if hello_s is None else _seconds("time.hello", hello_s, positive=True)
@@ -389,7 +394,7 @@ def build(
     out_dir = _path("out", out) or Path("results")
     adaptive = _adaptive(schedule, confidence, max_matches, min_per_pairing, len(entrants), seats, partners or "")
     return TournamentConfig(
-        name=name, entrants=tuple(entrants), rounds=rounds, seed=seed, concurrency=concurrency, workers=workers,
+        name=name, entrants=tuple(entrants), rounds=rounds, seed=seed, concurrency=concurrency, workers=workers, pin=pin,
         move_s=move_s, bank_s=bank_s, rules=parsed_rules, limits=limits,
         db=_path("db", db) or out_dir / "arena.db", out=out_dir, game=game, partners=partners or "",
         duplicate=duplicate, seed_set=seed_set, hello_s=hello_s, **adaptive, book=_book(deals), cluster=cluster,

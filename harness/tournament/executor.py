@@ -17,7 +17,8 @@ so the store, the ratings and the standings do not depend on which executor play
   with ``--workers 1``.
 - :class:`Workers`: ``N`` worker processes (:mod:`harness.tournament.worker`), each with its own arena
   server and its own bot processes (kept from unit to unit; one per leg index where the legs policy says
-  ``per_leg``), sharing the ``concurrency`` matches between them. A worker dies with the arena: it asks
+  ``per_leg``), sharing the ``concurrency`` matches between them. Unless told not to (``pin``), each
+  worker and its bots run on their own share of the CPUs (:func:`harness.lifeline.cpu_sets`). A worker dies with the arena: it asks
   the kernel for SIGKILL when its parent dies (``PR_SET_PDEATHSIG``) and also exits when its command
   pipe reaches EOF; its bots are supervised by :mod:`harness.arena.launch` ``--parent`` in turn.
 
@@ -50,6 +51,7 @@ from typing import Any, Protocol
 
 from harness.arena.limits import Limits
 from harness.arena.result import Cause, Clock, MatchResult
+from harness.lifeline import cpu_list, cpu_sets
 from harness.tournament.config import EntrantSpec
 from harness.tournament.schedule import Pairing
 
@@ -264,13 +266,15 @@ class _Proc:
         self.crashes: dict[str, int] = {}
         self.done = 0
         self.reader: asyncio.Task[None] | None = None
+        self.cpus: frozenset[int] | None = None  # where it is pinned (None: every CPU)
 
 
 class Workers:
     """``n`` worker processes sharing ``concurrency`` matches; units go to the least busy one."""
 
-    def __init__(self, n: int, concurrency: int) -> None:
+    def __init__(self, n: int, concurrency: int, pin: bool = True) -> None:
         self.n = max(1, min(n, concurrency))
+        self.pin = pin  # each worker, and its bots, on its own share of the CPUs (lifeline.cpu_sets)
         self.capacity = 2 * max(self.n, concurrency)  # a unit waiting in each slot: no worker idles while the writer records
         self._concurrency = concurrency
         self._procs: list[_Proc] = []
@@ -284,11 +288,14 @@ class Workers:
 
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
+        need = max([1.0, *(e.cpus for e in job.entrants if e.cpus is not None)])
+        cpus = cpu_sets(self.n, need) if self.pin else None
         for i in range(self.n):
             slots = self._concurrency // self.n + (i < self._concurrency % self.n)
             label = f"w{i + 1}"
+            pinned = () if cpus is None else (f"--cpus={cpu_list(cpus[i])}",)
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "harness.tournament.worker", f"--parent={os.getpid()}",
+                sys.executable, "-m", "harness.tournament.worker", f"--parent={os.getpid()}", *pinned,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
             w = _Proc(label, proc, slots)
             self._procs.append(w)
@@ -302,7 +309,9 @@ class Workers:
                 if hello is None or hello[0] != "ready":
                     why = hello[1] if hello is not None else f"worker {w.label} exited ({await w.proc.wait()})"
                     raise StartError(why)
-                w.label = f"{w.label} (pid {w.proc.pid})"
+                w.cpus = hello[2]  # where the worker runs: the kernel may have refused the pinning
+                where = "" if w.cpus is None else f", cpu{'s' if len(w.cpus) > 1 else ''} {cpu_list(w.cpus)}"
+                w.label = f"{w.label} (pid {w.proc.pid}{where})"
         except BaseException:
             await self.close()
             raise

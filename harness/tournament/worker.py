@@ -2,9 +2,11 @@
 
 It reads framed pickles on stdin (:func:`harness.tournament.executor.frame`): first ``("job", Job,
 label)``, then ``("unit", Unit)``, ``("stop",)`` (start no new match) and ``("cancel",)`` (interrupt the
-matches in flight); EOF ends it. It answers on stdout: ``("ready", pid)`` once its arena server and bots
+matches in flight); EOF ends it. It answers on stdout: ``("ready", pid, cpus)`` (the CPUs it is pinned to, or None) once its arena server and bots
 are up (or ``("start_error", line)``), then ``("result", UnitResult)`` per unit. Anything else written to
 stdout goes to stderr, so nothing can corrupt the pipe.
+
+With ``--cpus=LIST`` (:func:`harness.lifeline.cpu_sets`) it runs on those CPUs only, and so do its bots.
 
 It dies with the arena: the kernel SIGKILLs it when its parent dies (``PR_SET_PDEATHSIG``), and EOF on
 stdin stops its matches and bots; its bots' launchers (:mod:`harness.arena.launch` ``--parent``) kill
@@ -19,10 +21,10 @@ import signal
 import sys
 from typing import Any
 
-from harness.lifeline import die_with_parent, parent_of
+from harness.lifeline import die_with_parent, parent_cpus, parent_of, pin
 
 
-async def serve(out: Any) -> None:
+async def serve(out: Any, pinned: frozenset[int] | None = None) -> None:
     from functools import partial
 
     from harness.arena.match import play_match
@@ -53,7 +55,7 @@ async def serve(out: Any) -> None:
         except StartError as e:
             send(("start_error", str(e)))
             return
-        send(("ready", os.getpid()))
+        send(("ready", os.getpid(), pinned))
         play = partial(play_match, strict=True) if job.strict else play_match
         player = UnitPlayer(bots.seat, play, job, bots.crashes, label)
 
@@ -86,6 +88,12 @@ async def serve(out: Any) -> None:
 
 def main(argv: list[str]) -> int:
     die_with_parent(parent_of(argv))
+    cpus = parent_cpus(argv)
+    if cpus is not None:  # before any thread starts: gRPC's threads and the bots inherit it
+        refused = pin(cpus)
+        if refused is not None:
+            print(f"arena: worker {os.getpid()} runs on every CPU (pinning was refused: {refused})", file=sys.stderr)
+            cpus = None
     for sig in (signal.SIGINT, signal.SIGTERM):  # a signal to the whole group: the arena decides (EOF, SIGKILL)
         signal.signal(sig, signal.SIG_IGN)
     out = os.fdopen(os.dup(1), "wb")  # the pipe to the arena; fd 1 (anyone's print) now goes to stderr
@@ -93,7 +101,7 @@ def main(argv: list[str]) -> int:
     from harness import eventloop
 
     try:
-        eventloop.run(serve(out))
+        eventloop.run(serve(out, cpus))
     except BrokenPipeError:
         return 0
     return 0
