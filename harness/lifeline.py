@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Sequence
 
 PR_SET_PDEATHSIG = 1
 
@@ -42,35 +43,36 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def cpu_sets(n: int, need: float = 1.0, _cpus: list[int] | None = None) -> list[frozenset[int]] | None:
-    """The CPUs each of ``n`` children is pinned to: this process's CPUs split into ``n`` equal runs (one
-    each, round robin, when there are more children than CPUs). None (no pinning) where there is nothing
-    to split, or a run would be narrower than ``need``, the most cores one match's bot keeps busy.
+def cpu_sets(n: int, need: float = 1.0, cpus: Sequence[int] | None = None) -> list[frozenset[int]] | None:
+    """The CPUs each of ``n`` children is pinned to: ``cpus`` (default: this process's) split into ``n``
+    equal runs (one each, round robin, when there are more children than CPUs). None (no pinning) where
+    there is nothing to split, or a run would be narrower than ``need``, the most cores one match's bot
+    keeps busy.
 
     Issue 18: a match is a ping-pong between a worker and its bots, one of them busy at a time. On one
     core each hand-off is a wake-up on the same CPU; spread over cores, each is a wake-up of another CPU,
     which a virtual machine charges for (an inter-processor interrupt and an exit to the hypervisor).
 
-    >>> cpu_sets(2, _cpus=[0, 1]), cpu_sets(3, _cpus=[0, 1])
+    >>> cpu_sets(2, cpus=[0, 1]), cpu_sets(3, cpus=[0, 1])
     ([frozenset({0}), frozenset({1})], [frozenset({0}), frozenset({1}), frozenset({0})])
-    >>> cpu_sets(2, _cpus=[0, 1, 2, 3, 4])
+    >>> cpu_sets(2, cpus=[0, 1, 2, 3, 4])
     [frozenset({0, 1}), frozenset({2, 3, 4})]
-    >>> cpu_sets(2, need=2, _cpus=[0, 1]), cpu_sets(1, _cpus=[0, 1]), cpu_sets(2, _cpus=[5])
+    >>> cpu_sets(2, need=2, cpus=[0, 1]), cpu_sets(1, cpus=[0, 1]), cpu_sets(2, cpus=[5])
     (None, None, None)
     """
-    if _cpus is None:
+    if cpus is None:
         try:
-            _cpus = sorted(os.sched_getaffinity(0))
+            cpus = sorted(os.sched_getaffinity(0))
         except AttributeError:  # pragma: no cover - not Linux
             return None
-    if n < 2 or len(_cpus) < 2:
+    if n < 2 or len(cpus) < 2:
         return None
-    if n >= len(_cpus):
-        runs = [frozenset({_cpus[i % len(_cpus)]}) for i in range(n)]
+    if n >= len(cpus):
+        runs = [frozenset({cpus[i % len(cpus)]}) for i in range(n)]
     else:
-        base, extra = divmod(len(_cpus), n)  # the last ``extra`` runs get one CPU more
+        base, extra = divmod(len(cpus), n)  # the last ``extra`` runs get one CPU more
         starts = [i * base + max(0, i - (n - extra)) for i in range(n + 1)]
-        runs = [frozenset(_cpus[starts[i]:starts[i + 1]]) for i in range(n)]
+        runs = [frozenset(cpus[starts[i]:starts[i + 1]]) for i in range(n)]
     return None if min(len(r) for r in runs) < need else runs
 
 
@@ -90,16 +92,13 @@ def cpu_list(cpus: frozenset[int]) -> str:
     >>> cpu_list(frozenset({0})), cpu_list(frozenset({0, 1, 2, 5})), sorted(parse_cpu_list("0-2,5"))
     ('0', '0-2,5', [0, 1, 2, 5])
     """
-    parts: list[str] = []
-    run: list[int] = []
+    runs: list[list[int]] = []
     for c in sorted(cpus):
-        if run and c != run[-1] + 1:
-            parts.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-            run = []
-        run.append(c)
-    if run:
-        parts.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-    return ",".join(parts)
+        if runs and c == runs[-1][-1] + 1:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 def parse_cpu_list(text: str) -> frozenset[int]:
