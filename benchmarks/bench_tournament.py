@@ -5,7 +5,8 @@
    round robin, and three-handed Sixty-Six tables of 3 of the 4 in every seat rotation (the same
    36 matches). The time is the runner's alone (bots already started).
    ``--workers N`` (issue 18): Sixty-Six at concurrency 2, the in-process runner (``--workers 1``) against N
-   worker processes, pinned to their share of the CPUs (the default) and not (``--no-pin``), alternating with the bare-stream floor of bench_match.py part 2 ``--repeat`` times;
+   worker processes, pinned to their share of the CPUs (the default) and not (``--no-pin``), alternating
+   with the bare-stream floor of bench_match.py part 2 ``--repeat`` times;
    prints the medians, the load, and the ceiling 2 x bare decisions/s / decisions per match; and what two
    bare streams give when run at once (two floor processes started together): the transport's own
    ceiling on this machine, since one bare stream with its echo clients already keeps more than a core busy.

@@ -215,17 +215,22 @@ def test_a_deal_book_plays_the_same_with_workers(tmp_path: Path) -> None:
     assert not _wait_gone(mark)
 
 
+def _ppid(pid: int) -> int:
+    """The parent of ``pid`` (OSError when it is gone)."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 def _workers_of(pid: int) -> list[int]:
     """The worker processes whose parent is ``pid``."""
     out = []
     for d in Path("/proc").iterdir():
         if d.name.isdigit():
             try:
-                stat = (d / "stat").read_text()
+                parent = _ppid(int(d.name))
                 cmd = (d / "cmdline").read_bytes()
             except OSError:
                 continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"harness.tournament.worker" in cmd:
+            if parent == pid and b"harness.tournament.worker" in cmd:
                 out.append(int(d.name))
     return out
 
@@ -361,7 +366,7 @@ def _ancestry(pid: int) -> list[int]:
     chain = [pid]
     while pid > 1:
         try:
-            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            pid = _ppid(pid)
         except OSError:
             break
         chain.append(pid)

@@ -327,6 +327,11 @@ def entrant(name: str, command: Any, cpus: Any = None) -> EntrantSpec:
     return EntrantSpec(name, command, cpus=_cpus(f"entrant '{name}' cpus", cpus))
 
 
+def match_cpus(entrants: Sequence[EntrantSpec]) -> float:
+    """The cores one match keeps busy: it runs one decision at a time, so the most any of its bots declares (or 1)."""
+    return max([1.0, *(e.cpus for e in entrants if e.cpus is not None)])
+
+
 def _cpus(what: str, value: Any) -> float | None:
     """A number of CPUs (0.01 to 1024), or None when not given."""
     if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
@@ -361,7 +366,7 @@ def build(
     if duplicate not in DUPLICATE:
         raise ConfigError(f"bad value '{show(duplicate)}' for 'duplicate' (expected one of: {', '.join(DUPLICATE)})")
     # a match runs one decision at a time: it keeps busy the most cores any of its bots declares (or 1)
-    need = max([1.0, *(e.cpus for e in entrants if e.cpus is not None)])
+    need = match_cpus(entrants)
     cores = max(1, int((os.cpu_count() or 1) // need))  # matches at once that do not oversubscribe this machine
     concurrency = cores if concurrency is None else _int("concurrency", concurrency, 1, 256)
     workers = cores if workers is None else _int("workers", workers, 1, 256)

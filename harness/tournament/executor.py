@@ -18,9 +18,10 @@ so the store, the ratings and the standings do not depend on which executor play
 - :class:`Workers`: ``N`` worker processes (:mod:`harness.tournament.worker`), each with its own arena
   server and its own bot processes (kept from unit to unit; one per leg index where the legs policy says
   ``per_leg``), sharing the ``concurrency`` matches between them. Unless told not to (``pin``), each
-  worker and its bots run on their own share of the CPUs (:func:`harness.lifeline.cpu_sets`). A worker dies with the arena: it asks
-  the kernel for SIGKILL when its parent dies (``PR_SET_PDEATHSIG``) and also exits when its command
-  pipe reaches EOF; its bots are supervised by :mod:`harness.arena.launch` ``--parent`` in turn.
+  worker and its bots run on their own share of the CPUs (:func:`harness.lifeline.cpu_sets`). A worker
+  dies with the arena: it asks the kernel for SIGKILL when its parent dies (``PR_SET_PDEATHSIG``) and
+  also exits when its command pipe reaches EOF; its bots are supervised by :mod:`harness.arena.launch`
+  ``--parent`` in turn.
 
 Ray mapping (issue 15; the interface does not change). ``Ray.start(job)`` connects to the cluster and
 ships ``job`` (picklable: it holds no open object) to a Ray actor per node slot, or to each task; the
@@ -52,7 +53,7 @@ from typing import Any, Protocol
 from harness.arena.limits import Limits
 from harness.arena.result import Cause, Clock, MatchResult
 from harness.lifeline import cpu_list, cpu_sets
-from harness.tournament.config import EntrantSpec
+from harness.tournament.config import EntrantSpec, match_cpus
 from harness.tournament.schedule import Pairing
 
 
@@ -288,8 +289,7 @@ class Workers:
 
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
-        need = max([1.0, *(e.cpus for e in job.entrants if e.cpus is not None)])
-        cpus = cpu_sets(self.n, need) if self.pin else None
+        cpus = cpu_sets(self.n, match_cpus(job.entrants)) if self.pin else None
         for i in range(self.n):
             slots = self._concurrency // self.n + (i < self._concurrency % self.n)
             label = f"w{i + 1}"

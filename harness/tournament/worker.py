@@ -4,8 +4,7 @@ It reads framed pickles on stdin (:func:`harness.tournament.executor.frame`): fi
 label)``, then ``("unit", Unit)``, ``("stop",)`` (start no new match) and ``("cancel",)`` (interrupt the
 matches in flight); EOF ends it. It answers on stdout: ``("ready", pid, cpus)`` (the CPUs it is pinned to,
 or None) once its arena server and bots are up (or ``("start_error", line)``), then ``("result",
-UnitResult)`` per unit. Anything else written to
-stdout goes to stderr, so nothing can corrupt the pipe.
+UnitResult)`` per unit. Anything else written to stdout goes to stderr, so nothing can corrupt the pipe.
 
 With ``--cpus=LIST`` (:func:`harness.lifeline.cpu_sets`) it runs on those CPUs only, and so do its bots.
 
