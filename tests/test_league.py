@@ -342,7 +342,10 @@ def test_tls_bots_connect_and_plaintext_is_refused(tmp_path: Path, procs: list[P
 
 
 def test_health_reflection_and_abuse(tmp_path: Path, procs: list[Proc]) -> None:
-    lg = League(tmp_path, "--max-message-bytes", "4096", "--register-rate", "6", "--connect-rate", "16")
+    # no pair cap in reach: a and b must keep meeting however many rounds fit in the abuse below (the
+    # default cap, 24 a day, is 12 rounds of this pair, which a fast machine plays before the check)
+    lg = League(tmp_path, "--max-message-bytes", "4096", "--register-rate", "6", "--connect-rate", "16",
+                "--pair-cap-per-day", "100000")
     procs.append(lg.proc)
     health = health_pb2_grpc.HealthStub(lg.channel)
     for service in ("", "arena.v1.BotArena", "arena.v1.LeagueService"):

@@ -105,7 +105,7 @@ def test_the_worker_ends_with_the_server_and_when_the_server_is_killed(tmp_path:
 
 
 def test_when_the_worker_dies_the_server_publishes_itself(tmp_path: Path, procs: list[Proc]) -> None:
-    lg = League(tmp_path, "--round-every", "0.3")
+    lg = League(tmp_path, "--round-every", "0.3", "--pair-cap-per-day", "100000")  # the two bots never run out of rounds
     procs.append(lg.proc)
     _two_bots(lg, procs)
     wait_for("a round published", lambda: _rounds(lg.out) >= 1, 90)
