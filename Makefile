@@ -28,9 +28,9 @@ demo: $(STAMP)
 test: $(STAMP) $(RAY_STAMP) node typecheck
 	$(PY) -m pytest -q
 
-# Static types of the harness (settings in pyproject.toml); `make test` runs it first.
+# Static types of the harness, the benchmarks and the sample bots (settings in pyproject.toml); `make test` runs it first.
 typecheck: $(STAMP)
-	$(PY) -m mypy harness
+	$(PY) -m mypy
 
 # The Node.js sample bot's packages (used by a test that plays a match against it).
 node: $(NODE_BOT)/node_modules/.installed

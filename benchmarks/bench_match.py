@@ -45,6 +45,7 @@ from harness import eventloop  # noqa: E402
 from harness.arena import Arena, Clock, Entrant, play_match  # noqa: E402
 from harness.arena.process import BotProcess  # noqa: E402
 from harness.arena.record import read  # noqa: E402
+from harness.arena.server import Session  # noqa: E402
 from harness.games.sixtysix.match import match_apply, start_match  # noqa: E402
 from harness.games.sixtysix.observe import observe  # noqa: E402
 from harness.games.sixtysix.options import Rules  # noqa: E402
@@ -229,6 +230,8 @@ async def bench_overshoot(n: int, limit_ms: int) -> list[float]:
     await arena.start()
     e = Entrant("sleeper", f"{TESTBOT} sleep {limit_ms / 1000 * 1.5:.3f}", arena=arena)
     session = await e.ensure()
+    if not isinstance(session, Session):
+        raise SystemExit(f"bench_match: the sleeping bot did not connect: {session}")
     m = start_match(3)
     obs = observe(m.state, m.state.to_act)
     over = []
@@ -276,7 +279,7 @@ def breakdown(games: tuple[str, ...], seeds: int = 60) -> None:
     for game in games:
         g = get_game(game)
         rules, c = g.rules(), codec(game)
-        seen = []  # (match, observation, legal, request body, reply bytes, action)
+        seen: list[tuple[Any, Any, Any, bytes, bytes, str]] = []  # (match, observation, legal, request, reply, action)
         for seed in range(seeds):
             m = g.start(seed, rules)
             while (now := turn(g, m)) is not None:

@@ -90,11 +90,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))  # bench_match's floor (part 1 --workers)
 
 from harness import eventloop  # noqa: E402
-from harness.rating import Model, p_above, standings, two_player, update, wilson  # noqa: E402
+from harness.rating import Model, Played, p_above, standings, two_player, update, wilson  # noqa: E402
 from harness.tournament import config as cfgmod  # noqa: E402
 from harness.tournament import runner  # noqa: E402
 from harness.tournament.local import greedy_strategy, play, random_strategy  # noqa: E402
-from harness.tournament.schedule import round_robin, round_seed, total  # noqa: E402
+from harness.tournament.schedule import Pairing, round_robin, round_seed, total  # noqa: E402
 from harness.tournament.store import Store  # noqa: E402
 
 TRUE_ORDER = ["search-large", "search-small", "greedy", "random"]  # strongest first
@@ -291,8 +291,8 @@ def _play_key(job: tuple[int, str, str, int, int]) -> tuple[tuple[int, str, str]
     seed, x, y, small, large = job
     t0 = time.perf_counter()
     o = play(seed, [_strategy(x, seed, 0, small, large), _strategy(y, seed, 1, small, large)])
-    winner, scores = o.winners[0], o.scores
-    return (seed, x, y), winner, scores, time.perf_counter() - t0
+    s0, s1 = o.scores
+    return (seed, x, y), o.winners[0], (s0, s1), time.perf_counter() - t0
 
 
 def _cost(x: str, y: str, small: int, large: int) -> float:
@@ -404,6 +404,12 @@ def check_order(m: Matches, seeds: int) -> bool:
 # -- part 2: sample efficiency --------------------------------------------------------------------
 
 
+def _two(p: Pairing) -> tuple[str, str]:
+    """The two players of a two-player pairing."""
+    x, y = p.players
+    return x, y
+
+
 def _tournament_seed(mode: str, t: int, r: int, x: str, y: str, tournaments: int) -> int:
     if mode == "duplicate":
         return round_seed(t, r)
@@ -427,21 +433,22 @@ class Tournament:
         self.pairings = list(round_robin(self.names, rounds, t))
         self.env = Model().env()
         self.ratings = {n: self.env.create_rating() for n in self.names}
-        self.played = []
+        self.played: list[Played] = []
         self.right_cons: list[bool] = []  # order by mu - 3 sigma right after each round
         self.right_mu: list[bool] = []  # order by mu right after each round
 
     def keys(self, r: int):
-        return [(_tournament_seed(self.mode, self.t, r, *p.players, self.tournaments), *p.players)
+        return [(_tournament_seed(self.mode, self.t, r, *_two(p), self.tournaments), *_two(p))
                 for p in self.pairings if p.round == r]
 
     def add_round(self, r: int, m: Matches) -> None:
         for p in self.pairings:
             if p.round != r:
                 continue
-            seed = _tournament_seed(self.mode, self.t, r, *p.players, self.tournaments)
-            w, scores = m.results[(seed, *p.players)]
-            pl = two_player(p.seq, p.match_id, p.pair_id, p.players, w, scores)
+            x, y = _two(p)
+            seed = _tournament_seed(self.mode, self.t, r, x, y, self.tournaments)
+            w, scores = m.results[(seed, x, y)]
+            pl = two_player(p.seq, p.match_id, p.pair_id, (x, y), w, scores)
             update(self.env, self.ratings, pl)
             self.played.append(pl)
         cons = sorted(self.names, key=lambda n: (-self.env.expose(self.ratings[n]), n))
@@ -488,7 +495,7 @@ def sample_efficiency(m: Matches, args, t_start: float) -> None:
     need = T - T // 20
     modes = ("duplicate", "paired", "independent")
     tours = {mode: [Tournament(mode, t, args.rounds, T) for t in range(T)] for mode in modes}
-    counts = {(mode, c): [] for mode in modes for c in ("cons", "mu")}
+    counts: dict[tuple[str, str], list[int]] = {(mode, c): [] for mode in modes for c in ("cons", "mu")}
     deadline = t_start + args.budget_minutes * 60
     print(f"sample efficiency: {T} tournaments per mode, target {need}/{T} right, up to {args.rounds} rounds "
           f"of {PER_ROUND} matches, budget {args.budget_minutes:.0f} min total", flush=True)
@@ -625,8 +632,9 @@ class Bootstrap:
             for p in round_robin(names, 1, 0):
                 if p.leg:
                     continue
-                w = self.legs(rng, p.players, p.players[::-1])
-                for leg, players in enumerate((p.players, p.players[::-1])):
+                x, y = _two(p)
+                w = self.legs(rng, (x, y), (y, x))
+                for leg, players in enumerate(((x, y), (y, x))):
                     update(env, ratings, two_player(seq, f"{r}{p.match_id}", p.pair_id, players, w[leg], (0, 0)))
                     seq += 1
                 out.append((seq, sorted(names, key=lambda n: (-env.expose(ratings[n]), n)) == truth))

@@ -33,6 +33,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -90,7 +91,7 @@ def marked(mark: str) -> list[int]:
     return found
 
 
-async def soak(matches: int, concurrency: int, out: Path) -> dict[str, object]:
+async def soak(matches: int, concurrency: int, out: Path) -> dict[str, Any]:
     """Play the matches; returns the measurements."""
     per_round = total(len(ENTRANTS), 1)
     cfg = cfgmod.from_flags([f"{n}={c}" for n, c in ENTRANTS.items()], name="soak",
@@ -156,16 +157,16 @@ def main() -> int:
         time.sleep(0.1)
     start, warm = m["start"], m["warm"]
     recorded = m["recorded"]
-    ids = [r["match_id"] for r in recorded]  # type: ignore[union-attr]
+    ids = [r["match_id"] for r in recorded]
     print(f"\nplayed {m['played']} matches in {m['elapsed']:.1f} s "
           f"({m['played'] / m['elapsed']:.1f} matches/s); recorded {len(ids)}")
     print("\ncauses:")
-    for cause, n in sorted(m["causes"].items(), key=lambda kv: -kv[1]):  # type: ignore[union-attr]
+    for cause, n in sorted(m["causes"].items(), key=lambda kv: -kv[1]):
         print(f"  {cause:<12} {n:>5}")
     print("\nforfeits by offender:")
-    for (name, cause), n in sorted(m["blamed"].items()):  # type: ignore[union-attr]
+    for (name, cause), n in sorted(m["blamed"].items()):
         print(f"  {name:<10} {cause:<12} {n:>5}")
-    print(f"\nrelaunches after crashes: {sum(m['restarts'].values())}")  # type: ignore[union-attr]
+    print(f"\nrelaunches after crashes: {sum(m['restarts'].values())}")
     print(f"\n{'':<14}{'start':>10}{'warm':>10}{'end':>10}")
     print(f"{'open fds':<14}{start['fds']:>10}{warm.get('fds', float('nan')):>10.0f}{end['fds']:>10}")
     print(f"{'RSS MB':<14}{start['rss']:>10.1f}{warm.get('rss', float('nan')):>10.1f}{end['rss']:>10.1f}")
