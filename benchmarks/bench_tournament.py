@@ -438,8 +438,8 @@ class Tournament:
         self.right_mu: list[bool] = []  # order by mu right after each round
 
     def keys(self, r: int):
-        return [(_tournament_seed(self.mode, self.t, r, *_two(p), self.tournaments), *_two(p))
-                for p in self.pairings if p.round == r]
+        pairs = [_two(p) for p in self.pairings if p.round == r]
+        return [(_tournament_seed(self.mode, self.t, r, x, y, self.tournaments), x, y) for x, y in pairs]
 
     def add_round(self, r: int, m: Matches) -> None:
         for p in self.pairings:

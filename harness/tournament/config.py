@@ -365,7 +365,6 @@ def build(
     seed = None if seed is None else _int("seed", seed, 0, 2**63 - 1)
     if duplicate not in DUPLICATE:
         raise ConfigError(f"bad value '{show(duplicate)}' for 'duplicate' (expected one of: {', '.join(DUPLICATE)})")
-    # a match runs one decision at a time: it keeps busy the most cores any of its bots declares (or 1)
     need = match_cpus(entrants)
     cores = max(1, int((os.cpu_count() or 1) // need))  # matches at once that do not oversubscribe this machine
     concurrency = cores if concurrency is None else _int("concurrency", concurrency, 1, 256)
