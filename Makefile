@@ -28,7 +28,7 @@ demo: $(STAMP)
 test: $(STAMP) $(RAY_STAMP) node typecheck
 	$(PY) -m pytest -q
 
-# Static types of the harness, the benchmarks and the sample bots (settings in pyproject.toml); `make test` runs it first.
+# Static types of the harness, the benchmarks, the sample bots and the tests (settings in pyproject.toml); `make test` runs it first.
 typecheck: $(STAMP)
 	$(PY) -m mypy
 

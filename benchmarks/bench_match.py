@@ -32,6 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,7 @@ def echo_bot(reply_size: int) -> None:
     q.put(os.environ["ARENA_TOKEN"].encode())
     answer = b"x" * reply_size
 
-    def gen():
+    def gen() -> Iterator[bytes]:
         while (item := q.get()) is not None:
             yield item
 
@@ -175,7 +176,7 @@ async def bench_floor(pings: int, req_size: int, rep_size: int, unix: bool) -> d
     ready = asyncio.Event()
     done = asyncio.Event()
 
-    async def handler(request_iterator, context):
+    async def handler(request_iterator: Any, context: Any) -> None:
         token = (await context.read()).decode()
         contexts[token] = context
         if len(contexts) == 2:

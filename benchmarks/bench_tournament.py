@@ -82,8 +82,11 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from multiprocessing import Pool
+from multiprocessing.pool import Pool as PoolType
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -93,9 +96,12 @@ from harness import eventloop  # noqa: E402
 from harness.rating import Model, Played, p_above, standings, two_player, update, wilson  # noqa: E402
 from harness.tournament import config as cfgmod  # noqa: E402
 from harness.tournament import runner  # noqa: E402
-from harness.tournament.local import greedy_strategy, play, random_strategy  # noqa: E402
+from harness.tournament.local import Strategy, greedy_strategy, play, random_strategy  # noqa: E402
 from harness.tournament.schedule import Pairing, round_robin, round_seed, total  # noqa: E402
 from harness.tournament.store import Store  # noqa: E402
+
+if TYPE_CHECKING:
+    from harness.tournament.adaptive import Scheduler, Settings
 
 TRUE_ORDER = ["search-large", "search-small", "greedy", "random"]  # strongest first
 ORDERED = [(x, y) for x in TRUE_ORDER for y in TRUE_ORDER if x != y]  # the 12 (player 0, player 1)
@@ -267,18 +273,18 @@ def throughput_ray(address: str, repeat: int, rounds: int = 3) -> None:
 # -- matches (in process, cached) ----------------------------------------------------------------
 
 
-def _search(n: int):
+def _search(n: int) -> Strategy:
     from harness.strategies_search import Budget, search_action
 
     budget = Budget(samples=n, endgame_samples=max(1, n // 2))
 
-    def act(obs):
+    def act(obs: Any) -> str:
         rng = random.Random(repr((obs.seat, obs.hand, obs.history)))  # deterministic per observation
         return search_action(obs, rng, budget)
     return act
 
 
-def _strategy(name: str, seed: int, player: int, small: int, large: int):
+def _strategy(name: str, seed: int, player: int, small: int, large: int) -> Strategy:
     if name == "random":
         return random_strategy(seed * 7 + player)
     if name == "greedy":
@@ -303,7 +309,7 @@ def _cost(x: str, y: str, small: int, large: int) -> float:
 class Matches:
     """Every match played so far, keyed by (seed, player 0, player 1); optionally kept in a file."""
 
-    def __init__(self, pool, small: int, large: int, path: str | None) -> None:
+    def __init__(self, pool: PoolType, small: int, large: int, path: str | None) -> None:
         self.pool, self.small, self.large, self.path = pool, small, large, path
         self.results: dict[tuple[int, str, str], tuple[int, tuple[int, int]]] = {}
         self.played = 0
@@ -314,7 +320,7 @@ class Matches:
                 for seed, x, y, w, s0, s1 in data["matches"]:
                     self.results[(seed, x, y)] = (w, (s0, s1))
 
-    def get(self, keys, label: str = "") -> None:
+    def get(self, keys: Iterable[tuple[int, str, str]], label: str = "") -> None:
         missing = sorted({k for k in keys if k not in self.results},
                          key=lambda k: -_cost(k[1], k[2], self.small, self.large))
         if not missing:
@@ -437,7 +443,7 @@ class Tournament:
         self.right_cons: list[bool] = []  # order by mu - 3 sigma right after each round
         self.right_mu: list[bool] = []  # order by mu right after each round
 
-    def keys(self, r: int):
+    def keys(self, r: int) -> list[tuple[int, str, str]]:
         pairs = [_two(p) for p in self.pairings if p.round == r]
         return [(_tournament_seed(self.mode, self.t, r, x, y, self.tournaments), x, y) for x, y in pairs]
 
@@ -490,7 +496,7 @@ def _ratio(a: int | None, b: int | None, rounds: int) -> str:
     return f"{a}/{b} = {a / b:.2f}"
 
 
-def sample_efficiency(m: Matches, args, t_start: float) -> None:
+def sample_efficiency(m: Matches, args: argparse.Namespace, t_start: float) -> None:
     T = args.tournaments
     need = T - T // 20
     modes = ("duplicate", "paired", "independent")
@@ -565,7 +571,7 @@ def sample_efficiency(m: Matches, args, t_start: float) -> None:
 # -- part 3: the adaptive schedule (issue 17) ------------------------------------------------------
 
 
-def _noisy_greedy(eps: float, seed: int):
+def _noisy_greedy(eps: float, seed: int) -> Strategy:
     """Greedy play with a random legal move in a share ``eps`` of decisions: nearly as strong as greedy."""
     from harness.strategies import greedy_action, random_action
 
@@ -580,6 +586,7 @@ def _play_equal(job: tuple[int, str, str, float]) -> tuple[tuple[int, str, str],
     return (seed, x, y), play(seed, strat).winners[0]
 
 
+Curve = list[tuple[int, bool]]  # (matches, order right) after each round or pair of a simulated tournament
 Unit = tuple[int, int]  # a real duplicate pair of (a, b), a before b in TRUE_ORDER / names: winners of legs (a, b), (b, a)
 
 
@@ -621,7 +628,7 @@ class Bootstrap:
         return w1, w0  # the pool's second leg is (a, b) here
 
     def round_robin(self, names: list[str], truth: list[str], rng: random.Random, rounds: int,
-                    model: Model = Model(), by_mu: list | None = None) -> list[tuple[int, bool]]:
+                    model: Model = Model(), by_mu: list[tuple[int, bool]] | None = None) -> list[tuple[int, bool]]:
         """(matches, order right) after each duplicate pair of a paired round robin (each pairing its own deals),
         the order as the leaderboard sorts (mu - 3 sigma); the same by mu alone appended to ``by_mu``."""
         env = model.env()
@@ -642,8 +649,9 @@ class Bootstrap:
                     by_mu.append((seq, sorted(names, key=lambda n: (-ratings[n].mu, n)) == truth))
         return out
 
-    def adaptive(self, names: list[str], truth: list[str], rng: random.Random, settings, seed: int,
-                 allocation: str = "lookahead", by_mu: list | None = None):
+    def adaptive(self, names: list[str], truth: list[str], rng: random.Random, settings: Settings, seed: int,
+                 allocation: str = "lookahead",
+                 by_mu: list[tuple[int, bool]] | None = None) -> tuple[Scheduler, list[tuple[int, bool]]]:
         """An adaptive tournament: (its scheduler, (matches, order right) after each round), the order as the
         leaderboard sorts (mu - 3 sigma); the same by mu alone appended to ``by_mu``."""
         from harness.tournament.adaptive import Field, Scheduler
@@ -713,13 +721,14 @@ class Ended:
     p_above_next: list[tuple[str, str, float]]  # (above, below, TrueSkill's P(above next))
 
     @classmethod
-    def of(cls, s) -> Ended:
+    def of(cls, s: Scheduler) -> Ended:
         order = s.state.order()
         return cls(len(s.pairings), s.ended, {k: e.matches for k, e in s.state.pairs.items()}, s.state.neighbours(),
                    [(x, y, p_above(s.state.ratings[x], s.state.ratings[y])) for x, y in zip(order, order[1:])])
 
 
-def _modes(job):
+def _modes(job: tuple[int, dict[tuple[str, str], list[Unit]], Settings, int]) -> tuple[
+        Curve, Curve, Curve, Ended, Curve, Ended, Curve, Curve]:
     """Tournament ``t`` of every mode of part 3 (a worker process runs it): the round robin (rated as its
     leaderboard rates it, and with tau = 0), the first version's neighbour rounds and the adaptive schedule;
     curves of (matches, order right), the schedulers, and the mu-alone curves."""
@@ -738,7 +747,7 @@ def _modes(job):
     return rr, rr0, nb, Ended.of(nb_s), ad, Ended.of(ad_s), rr_mu, ad_mu
 
 
-def adaptive_part(m: Matches, pool, args) -> None:
+def adaptive_part(m: Matches, pool: PoolType, args: argparse.Namespace) -> None:
     """Issue 17: the adaptive schedule against the paired round robin on the known-strength field, and
     its calibration there and on a field of two nearly equal bots. Every simulated tournament draws each
     duplicate pair from the real units (both seatings of one seed) of that pairing that were played."""
@@ -850,7 +859,7 @@ def adaptive_part(m: Matches, pool, args) -> None:
     equal_field(pool, args, settings)
 
 
-def equal_field(pool, args, settings) -> None:
+def equal_field(pool: PoolType, args: argparse.Namespace, settings: Settings) -> None:
     """Two nearly equal bots: greedy, and greedy with a random move in ``--equal-eps`` of its decisions."""
     from harness.tournament.adaptive import CAP, Settings
 

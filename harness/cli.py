@@ -7,7 +7,7 @@ import json
 import random
 import sys
 from typing import Any, NoReturn
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 
@@ -156,7 +156,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lazy(module: str, name: str):
+def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
     """A command body imported only when it runs, so `arena rules` starts fast."""
 
     def run(args: argparse.Namespace) -> int:

@@ -37,8 +37,12 @@ async def match(arena: Arena, a: Entrant, b: Entrant, *, seed: int = 1, record_d
     finally:
         if stop:
             await asyncio.gather(a.stop(), b.stop())
-    pgids = [e.process.pid for e in (a, b) if e.process is not None and e.process.pid is not None]
-    return r, pgids
+    return r, groups(a, b)
+
+
+def groups(*entrants: Entrant) -> list[int]:
+    """The process groups of the entrants' bot processes (a spawned bot's pid is its group id)."""
+    return [e.process.pid for e in entrants if e.process is not None and e.process.pid is not None]
 
 
 def survivors(pgids: list[int]) -> list[int]:

@@ -69,6 +69,12 @@ def spawn(bot: str | Path, address: str | None, token: str = "tok", env_only: bo
                             start_new_session=True)
 
 
+def stderr_of(proc: subprocess.Popen[bytes]) -> bytes:
+    """What a bot started by :func:`spawn` wrote to stderr (all of it, once it has exited)."""
+    assert proc.stderr is not None
+    return proc.stderr.read()
+
+
 async def wait_exit(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> int:
     deadline = time.monotonic() + timeout
     while proc.poll() is None:
@@ -104,7 +110,7 @@ def positions(n: int, seed: int, rules: Rules | None = None, phase2: bool = Fals
     rules = registry.get(game).rules() if rules is None else rules
     pack = SCHNAPSEN if game == "schnapsen" else CLASSIC
     rng = random.Random(seed)
-    out = []
+    out: list[Any] = []
     while len(out) < n:
         d = list(pack.cards)
         rng.shuffle(d)

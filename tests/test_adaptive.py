@@ -342,7 +342,7 @@ def test_sigkill_then_resume_continues_identically_and_the_boards_say_how_it_end
             proc.send_signal(signal.SIGKILL)
             kills += 1
         proc.wait(timeout=60)
-        assert proc.returncode in (0, -signal.SIGKILL), f"{proc.stderr.read() if proc.stderr else ''} (seed {seed})"
+        assert proc.returncode in (0, -signal.SIGKILL), f"{proc.stderr.read().decode() if proc.stderr else ''} (seed {seed})"
         assert not _wait_gone(mark), f"bots outlived the killed tournament (rng seed {seed})"
     assert kills == 3, f"the run finished too early (rng seed {seed})"
     final = subprocess.run(_cmd(killed, "--resume"), cwd=ROOT, env=_env(mark), capture_output=True, text=True,

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_util import ROOT, bot
+from arena_util import ROOT, bot, groups
 from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, play_match, sandbox
 from harness.arena.limits import GiB, Limits
 from harness.arena.match import RECORD_TAIL_CHARS
@@ -78,7 +78,7 @@ def run(tmp_path: Path, command: str, *, clock: Clock = FAST, limits: Limits = T
         adv = Entrant("adv", command, arena=arena, hello_s=hello_s, stop_grace_s=0.3, limits=limits)
         n1, n2 = Entrant("n1", bot("random"), arena=arena), Entrant("n2", bot("random"), arena=arena)
         everyone = (good, adv, n1, n2)
-        groups: list[int] = []
+        adv_groups: list[int] = []
         try:
             async def adversary_match() -> tuple[MatchResult, list[int]]:
                 r = await play_match((good, adv), match_id="adv", seed=5, rules=rules, clock=clock,
@@ -90,27 +90,27 @@ def run(tmp_path: Path, command: str, *, clock: Clock = FAST, limits: Limits = T
                 adversary_match(),
                 play_match((n1, n2), match_id="normal", seed=6, rules=rules, clock=FAST, record_dir=tmp_path))
             if adv.process is not None and adv.process.pid is not None:
-                groups.append(adv.process.pid)
+                adv_groups.append(adv.process.pid)
             tail = len(adv.process._tail) if adv.process is not None else 0
         finally:
             await asyncio.gather(*(e.stop() for e in everyone))
             await arena.stop()
-        pgids = [e.process.pid for e in everyone if e.process is not None and e.process.pid is not None]
+        pgids = groups(*everyone)
         left = [p for g in pgids for p in group_members(g)]
-        return Run(r, normal, groups, left_now, left, adv, tail)
+        return Run(r, normal, adv_groups, left_now, left, adv, tail)
 
     return asyncio.run(go())
 
 
 def check(run_: Run, cause: Cause, detail: str) -> dict:
     """The three promises: the exact cause against the adversary, nobody else affected, no survivors."""
-    r = run_.adv
+    r, n = run_.adv, run_.normal
     assert (r.cause, r.offender, r.winner) == (cause, 1, 0), r
     assert detail in r.detail, r.detail
+    assert r.record is not None and n.record is not None
     end = next(d for d in read(r.record) if d["type"] == "end")
     assert (end["cause"], end["offender"], end["ranks"], end["detail"]) == (str(cause), 1, [0, 1], r.detail)
     assert verify(r.record).ok, verify(r.record).divergence
-    n = run_.normal
     assert n.cause is Cause.NORMAL and n.offender is None and n.winner is not None, n
     assert verify(n.record).ok
     assert run_.left == [], f"processes survived: {run_.left}"
@@ -155,6 +155,7 @@ def test_5_slow_on_every_move_until_the_bank_runs_out(tmp_path: Path) -> None:
     clock = Clock(move_ms=40, bank_ms=200, grace_ms=10)
     r = run(tmp_path, f"{ADVERSARY} slow 0.08", clock=clock)
     check(r, Cause.TIMEOUT, "no reply within")
+    assert r.adv.record is not None
     deals = [d for d in read(r.adv.record) if d["type"] == "deal"]
     slow = [ms for d in deals for ms in d["ms"] if ms > clock.move_ms]
     assert 2 <= len(slow) <= 8  # each move cost ~40 ms of the bank until it was gone
@@ -182,7 +183,7 @@ def test_15_cpu_spinner_is_killed_at_the_per_match_cpu_limit(tmp_path: Path) -> 
 def test_16_megabytes_of_output_keep_only_a_bounded_tail(tmp_path: Path) -> None:
     r = run(tmp_path, f"{ADVERSARY} chatter --at=4")
     check(r, Cause.CRASH, "exited with status 7; stderr: chatter 3 done")
-    assert r.stderr_tail_bytes <= TAIL_BYTES
+    assert r.stderr_tail_bytes <= TAIL_BYTES and r.adv.record is not None
     tails = next(d for d in read(r.adv.record) if d["type"] == "stderr")["tails"]
     assert len(tails[1]) <= RECORD_TAIL_CHARS and tails[1].endswith("chatter 3 done\n")
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from arena_util import bot, match, survivors, with_arena
-from harness.arena import Cause, Clock, Entrant, play_match
+from arena_util import bot, groups, match, survivors, with_arena
+from harness.arena import Cause, Clock, Entrant, Session, play_match
 from harness.arena.commands import cmd_replay
 from harness.arena.process import argv_of
 from harness.arena.record import deterministic, read, verify
@@ -119,17 +119,16 @@ def test_one_process_serves_concurrent_matches_and_is_restarted_after_a_crash(tm
         try:
             rs = await asyncio.gather(*(play_match((a, b), match_id=f"c{i}", seed=i, rules=Rules(),
                                                    record_dir=tmp_path) for i in range(4)))
-            pid = a.process.pid
+            pid = groups(a)
             first = await play_match((a, crashy), match_id="x1", seed=1, rules=Rules())
             second = await play_match((crashy, a), match_id="x2", seed=2, rules=Rules())
-            return rs, pid, a.process.pid, first, second, crashy.crashes, [a.process.pid, b.process.pid,
-                                                                           crashy.process.pid]
+            return rs, pid, groups(a), first, second, crashy.crashes, groups(a, b, crashy)
         finally:
             await asyncio.gather(a.stop(), b.stop(), crashy.stop())
 
     rs, pid_before, pid_after, first, second, crashes, pgids = asyncio.run(with_arena(go))
     assert all(r.cause is Cause.NORMAL for r in rs)
-    assert pid_before == pid_after  # one process served all the matches
+    assert len(pid_before) == 1 and pid_before == pid_after  # one process served all the matches
     assert (first.cause, first.offender) == (Cause.CRASH, 1)
     assert (second.cause, second.offender) == (Cause.CRASH, 0)
     assert crashes == 1
@@ -162,7 +161,7 @@ def test_cancelled_match_is_recorded_as_interrupted(tmp_path: Path) -> None:
         with pytest.raises(asyncio.CancelledError):
             await task
         await asyncio.gather(a.stop(), b.stop())
-        return [a.process.pid, b.process.pid]
+        return groups(a, b)
 
     pgids = asyncio.run(with_arena(go))
     end = next(d for d in read(tmp_path / "int.jsonl") if d["type"] == "end")
@@ -198,7 +197,7 @@ def test_replay_verifies_a_record_and_reports_the_first_divergence(tmp_path: Pat
     lines[-2] = json.dumps(end)
     bad.write_text("\n".join(lines) + "\n")
     rep = verify(bad)
-    assert not rep.ok and rep.divergence.startswith("end: ranks")
+    assert not rep.ok and rep.divergence is not None and rep.divergence.startswith("end: ranks")
 
 
 def test_full_match_between_two_sample_bots(tmp_path: Path) -> None:
@@ -227,12 +226,13 @@ def test_a_late_reply_after_a_timeout_leaves_the_session_usable() -> None:
         e = Entrant("sleepy", bot("sleep 0.15"), arena=arena)
         try:
             session = await e.ensure()
+            assert isinstance(session, Session), session
             m = start_match(3)
             obs = observe(m.state, m.state.to_act)
             first, _ = await session.decide(request_to_pb(0, "m1", 1, 1, obs, 50, 0).SerializeToString(), 0.05)
             await asyncio.sleep(0.25)  # the late reply to the first request arrives meanwhile
             second, _ = await session.decide(request_to_pb(0, "m2", 1, 1, obs, 1000, 0).SerializeToString(), 2.0)
-            return first, second, session.alive, [e.process.pid]
+            return first, second, session.alive, groups(e)
         finally:
             await e.stop()
 

@@ -24,7 +24,7 @@ from harness.arena.process import BotLog, BotProcess, stderr_summary
 from harness.games import registry
 from harness.games.base import turn
 from harness.sdk.client import fallback
-from tests.arena_util import ROOT, survivors
+from arena_util import ROOT, survivors
 
 PY = sys.executable
 ERRORBOT = f"python {ROOT / 'tests' / 'bots' / 'errorbot.py'}"

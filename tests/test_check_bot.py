@@ -17,6 +17,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -115,7 +116,7 @@ def test_sample_bots_pass_every_check(mark: str, spec: str, games: tuple[str, ..
 
 
 @pytest.fixture(scope="module")
-def private_file() -> Path:
+def private_file() -> Iterator[Path]:
     """A file in a directory the arena keeps private from sandboxed bots (as a tournament's database)."""
     base = Path("/var/tmp" if os.access("/var/tmp", os.W_OK) else ROOT) / f"arena-cb-{secrets.token_hex(4)}"
     base.mkdir()

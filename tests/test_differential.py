@@ -20,14 +20,14 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # so that `tests.reference` imports under any pytest mode
+if str(REPO) not in sys.path:  # so that `harness` imports under any pytest mode
     sys.path.insert(0, str(REPO))
 
 from harness.games import registry
 from harness.games.sixtysix import apply, deal, legal_actions, parse_deck, perft, summary
 from harness.games.sixtysix.cards import CLASSIC, SCHNAPSEN, Pack
-from tests.reference.ref66 import CARDS_OF, GAME_DEFAULTS, GAMES, RefDeal, non_default_values
-from tests.reference.ref66 import perft as ref_perft
+from reference.ref66 import CARDS_OF, GAME_DEFAULTS, GAMES, RefDeal, non_default_values
+from reference.ref66 import perft as ref_perft
 
 PACKS: dict[str, Pack] = {"sixtysix": CLASSIC, "schnapsen": SCHNAPSEN}
 CONFIGS = {g: [{}] + [{name: v} for name, values in non_default_values(g).items() for v in values] for g in GAMES}

@@ -28,14 +28,14 @@ if str(REPO) not in sys.path:
 from harness.games import registry  # noqa: E402
 from harness.games.four_handed.engine import apply, legal_actions, perft, summary  # noqa: E402
 from harness.games.four_handed.observe import observe  # noqa: E402
-from tests.reference.ref4h import (  # noqa: E402
+from reference.ref4h import (  # noqa: E402
     DEFAULTS, NON_DEFAULT, REFUSED, RefDeal, RefMatch, pack_cards,
 )
-from tests.reference.ref4h import perft as ref_perft  # noqa: E402
+from reference.ref4h import perft as ref_perft  # noqa: E402
 
 GAME = registry.get("four_handed")
 PACKS = (32, 24)
-CONFIGS = [{}] + [{k: v} for k, values in NON_DEFAULT.items() for v in values]
+CONFIGS: list[dict[str, str]] = [{}] + [{k: v} for k, values in NON_DEFAULT.items() for v in values]
 
 
 def cfg_id(cfg: dict) -> str:

@@ -22,11 +22,11 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from harness.games import registry  # noqa: E402
-from tests.reference.ref3h import CARDS, DEFAULTS, NON_DEFAULT, RefDeal  # noqa: E402
-from tests.reference.ref3h import perft as ref_perft  # noqa: E402
+from reference.ref3h import CARDS, DEFAULTS, NON_DEFAULT, RefDeal  # noqa: E402
+from reference.ref3h import perft as ref_perft  # noqa: E402
 
 GAME = registry.get("three_handed")
-CONFIGS = [{}] + [{k: v} for k, vs in NON_DEFAULT.items() for v in vs]
+CONFIGS: list[dict[str, str]] = [{}] + [{k: v} for k, vs in NON_DEFAULT.items() for v in vs]
 IDS = ["default"] + [f"{k}={v}" for k, vs in NON_DEFAULT.items() for v in vs]
 
 
@@ -119,7 +119,7 @@ def test_cli_run_and_perft_agree_with_the_reference() -> None:
     for cfg in ({}, {"3h_must_head": "false"}, {"3h_grade": "sum"}):
         cards = deck(rng)
         ref = RefDeal(cards, cfg)
-        actions = []
+        actions: list[str] = []
         while ref.legal() and len(actions) < 14:
             a = rng.choice(ref.legal())
             ref.act(a)

@@ -24,8 +24,8 @@ if str(REPO) not in sys.path:
 
 from harness.games.twenty_two import GAME  # noqa: E402
 from harness.games.twenty_two.engine import apply, legal_actions, perft, summary  # noqa: E402
-from tests.reference.ref22 import OPTIONS, RefDeal  # noqa: E402
-from tests.reference.ref22 import perft as ref_perft  # noqa: E402
+from reference.ref22 import OPTIONS, RefDeal  # noqa: E402
+from reference.ref22 import perft as ref_perft  # noqa: E402
 
 CARDS = [r + s for s in "CDHS" for r in "23456789TJQKA"]
 PLAYERS = (2, 3, 4, 6, 8)

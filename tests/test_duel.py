@@ -20,7 +20,7 @@ from harness.sprt import Sprt, llr
 from harness.players import greedy_action
 from harness.strategies import random_action
 from harness.strategies_search import Budget, search_action
-from tests.test_tournament import _wait_gone
+from test_tournament import _wait_gone
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -97,7 +97,7 @@ def test_tally_counts_pairs_voids_and_decides_once() -> None:
         t.add(pair, 1, 1.0)
         pair += 1
     assert t.decision == "H1" and t.decided_at == t.pairs
-    assert t.llr == pytest.approx(llr(t.counts, t.sprt))
+    assert t.sprt is not None and t.llr == pytest.approx(llr(t.counts, t.sprt))
 
 
 # -- the SPRT stops duels (in process) ----------------------------------------------------------------

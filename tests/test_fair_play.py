@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness.arena.limits import Limits
-from harness.tournament.config import from_flags
+from harness.tournament.config import TournamentConfig, from_flags
 from harness.tournament.runner import legs_policy, schedule
 from test_tournament import ROOT
 
@@ -18,8 +18,8 @@ PY = sys.executable
 RANDOM = f"{PY} {ROOT / 'sample_bots' / 'random_bot.py'}"
 
 
-def _cfg(*bots: str, **kw: object):  # type: ignore[no-untyped-def]
-    return from_flags(list(bots) or ["a=x", "b=y", "c=z"], seed=7, **kw)  # type: ignore[arg-type]
+def _cfg(*bots: str) -> TournamentConfig:
+    return from_flags(list(bots) or ["a=x", "b=y", "c=z"], seed=7)
 
 
 def test_every_unit_has_its_own_seed_and_legs_share_it_only_when_fair() -> None:
@@ -79,10 +79,10 @@ def test_a_protocol_violation_is_told_to_the_offender_with_match_end_and_goodbye
     import grpc
 
     from harness.arena import Arena, Entrant, play_match
-    from harness.arena.result import Cause
+    from harness.arena.result import Cause, MatchResult
     from harness.wire import arena_pb2 as pb
 
-    async def go():  # type: ignore[no-untyped-def]
+    async def go() -> tuple[MatchResult, list[pb.ArenaMessage]]:
         arena = Arena()
         await arena.start("127.0.0.1:0")
         good = Entrant("good", RANDOM, arena=arena, limits=Limits(sandbox="none"))

@@ -20,8 +20,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -60,7 +61,12 @@ class Lines:
         self._q: queue.Queue[str | None] = queue.Queue()
         assert proc.stdout is not None
         stream = proc.stdout
-        threading.Thread(target=lambda: [self._q.put(x) for x in stream] + [self._q.put(None)], daemon=True).start()
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+
+    def _pump(self, stream: IO[str]) -> None:
+        for line in stream:
+            self._q.put(line)
+        self._q.put(None)
 
     def until(self, pattern: str, timeout: float = LONG) -> re.Match[str]:
         end = time.monotonic() + timeout
@@ -272,7 +278,7 @@ def test_two_matches_of_the_same_bots_and_seed_at_once_keep_both_records(tmp_pat
 
 
 @pytest.fixture
-def busy_port() -> int:
+def busy_port() -> Iterator[int]:
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     s.listen()
@@ -435,7 +441,8 @@ def test_a_run_killed_while_its_bots_start_resumes_and_one_whose_bots_fail_leave
     proc = subprocess.Popen(cmd, cwd=ROOT, env=_env(mark), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for("the tournament's row, running",
-                 lambda: re.search(r"gated\s+sixtysix\s+running\s+0/2", arena("tournaments", "--db", str(db)).stdout))
+                 lambda: re.search(r"gated\s+sixtysix\s+running\s+0/2", arena("tournaments", "--db", str(db)).stdout)
+                 is not None)
         twice = arena(*cmd[3:], "--resume", mark=mark)  # a second writer would play its matches again
         assert twice.returncode == 2
         assert one_line(twice.stderr) == f"arena: tournament 'gated' in '{db}' is running by process {proc.pid}; " \

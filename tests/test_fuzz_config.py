@@ -36,7 +36,7 @@ NAMES = ["a", "b", "greedy", "x.y+z-1", "", " a", "a b", "-lead", "n" * 41, "é"
 MISSING = "no-such-program-fz"
 COMMANDS = [f"{MISSING}", f"{MISSING} --fast", "", "   ", f'{MISSING} "unclosed', "remote:", "remote:bad name"]
 
-text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+text = st.text(st.characters(exclude_categories=["Cs"]), max_size=12)
 huge = st.builds(lambda digits, sign: sign * (10**digits + 7), st.integers(19, 5000), st.sampled_from([1, -1]))
 number = st.one_of(st.integers(-5, 5000), st.integers(), huge,
                    st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0, 0.0, -0.0, 1e-9, 3601]))

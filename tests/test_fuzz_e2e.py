@@ -136,6 +136,7 @@ def test_a_fuzzed_case_from_a_real_bot_ends_in_a_recorded_cause(stand: Stand, ca
     assert r.cause in ALLOWED[where], info
     if r.cause is not Cause.NORMAL:
         assert (r.offender, r.winner) == (1, 0) and r.detail, info
+    assert r.record is not None, info
     end = next(d for d in read(r.record) if d["type"] == "end")
     assert end["cause"] == str(r.cause), info
     assert verify(r.record).ok, (info, verify(r.record).divergence)

@@ -46,12 +46,13 @@ def test_a_record_cut_inside_a_deal_line_reports_it_and_keeps_the_deals_before(r
     cut = b"\n".join(lines[:3]) + b"\n" + lines[3][: len(lines[3]) // 2]  # header, deals 1-2, half of deal 3
     p = write(tmp_path, cut)
     rep = verify(p)
-    assert not rep.ok and len(rep.deals) == 2
+    assert not rep.ok and len(rep.deals) == 2 and rep.divergence is not None
     assert rep.divergence.startswith("line 4: truncated JSON (the file ends mid-line")
     assert rep.divergence.endswith("the 2 deals before it verify")
     with pytest.raises(ValueError, match="^line 4: truncated JSON"):
         read(p)
     got, problem = read_checked(p)
+    assert problem is not None
     assert [d["type"] for d in got] == ["header", "deal", "deal"] and problem.startswith("line 4:")
     assert cmd_replay(Namespace(file=str(p))) == 1
     cap = capsys.readouterr()
@@ -67,7 +68,7 @@ def test_a_corrupt_line_in_the_middle_is_named_and_nothing_after_it_is_silently_
     lines[2] = junk
     rep = verify(write(tmp_path, b"\n".join(lines) + b"\n"))
     more = len(lines) - 3
-    assert not rep.ok and len(rep.deals) == 1
+    assert not rep.ok and len(rep.deals) == 1 and rep.divergence is not None
     assert rep.divergence.startswith(f"line 3: {what}")
     assert f"({more} more lines after it not read)" in rep.divergence
 

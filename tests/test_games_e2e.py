@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_util import survivors
+from arena_util import groups, survivors
 from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, play_match
 from harness.arena.record import read, verify
 from harness.tournament.schedule import partnerships
@@ -58,7 +58,7 @@ def play(seating: Sequence[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         finally:
             await asyncio.gather(*(e.stop() for e in es))
             await arena.stop()
-        return r, [e.process.pid for e in es if e.process is not None and e.process.pid is not None]
+        return r, groups(*es)
 
     r, pgids = asyncio.run(go())
     assert r.cause is Cause.NORMAL, (r.cause, r.offender, r.detail)

@@ -156,6 +156,7 @@ def test_observations_hide_what_they_must_and_reveals_reach_only_the_players(tmp
             req = msg.request
             mid = wire[req.match_id]
             r = by_id[mid]
+            assert r.record is not None
             if mid not in states:
                 states[mid] = decision_states(r.record)
             m = states[mid][req.decision_no]
@@ -175,5 +176,6 @@ def test_observations_hide_what_they_must_and_reveals_reach_only_the_players(tmp
     assert shuffled >= checked  # most reassignments really moved hidden cards
     assert visible >= checked // 2  # and a leaking encoder would have been caught: the check has teeth
     for r in results:
+        assert r.record is not None
         finished = sum(1 for d in read(r.record) if d["type"] == "deal" and d["result"] is not None)
         assert dict(reveals[r.match_id]) == {r.players[0]: finished, r.players[1]: finished}, r.match_id

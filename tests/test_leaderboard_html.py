@@ -38,18 +38,16 @@ class Dom(HTMLParser):
         self.links: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        if a.get("id"):
+        a = {k: v for k, v in attrs if v}  # a valueless attribute counts as absent
+        if "id" in a:
             self.ids.add(a["id"])
-        if tag == "tr" and a.get("data-rank"):
-            self.ranks.append((int(a["data-rank"]), a["data-name"] or ""))
-        if tag == "td" and a.get("data-rate"):
-            self.cells.append((a["data-row"] or "", a["data-col"] or "", float(a["data-rate"])))
-        if tag == "g" and a.get("data-entrant"):
+        if tag == "tr" and "data-rank" in a:
+            self.ranks.append((int(a["data-rank"]), a.get("data-name", "")))
+        if tag == "td" and "data-rate" in a:
+            self.cells.append((a.get("data-row", ""), a.get("data-col", ""), float(a["data-rate"])))
+        if tag == "g" and "data-entrant" in a:
             self.series.append(a["data-entrant"])
-        for key in ("src", "href", "srcset", "action", "data"):
-            if a.get(key):
-                self.links.append(a[key] or "")
+        self.links += [a[key] for key in ("src", "href", "srcset", "action", "data") if key in a]
 
 
 def _chromium(page: Path, tmp: Path, tag: str) -> tuple[str, list[dict]]:

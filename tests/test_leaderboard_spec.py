@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from harness.leaderboard import COLUMNS, Board, columns, feed, files, markdown, page, terminal
 from harness.leaderboard.terminal import LEAGUE_HIDDEN
@@ -36,10 +36,10 @@ def _board(meta: dict | None = None) -> Board:
                  frozenset({"cyd"}))
 
 
-def _text(renderable) -> str:
-    c = Console(file=io.StringIO(), width=240, color_system=None)
-    c.print(renderable)
-    return c.file.getvalue()
+def _text(renderable: RenderableType) -> str:
+    out = io.StringIO()
+    Console(file=out, width=240, color_system=None).print(renderable)
+    return out.getvalue()
 
 
 def test_every_renderer_shows_the_spec_columns_in_order():

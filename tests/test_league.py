@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ class Proc:
     """A child process whose output lines are collected by a thread."""
 
     def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+        self.argv = argv
         self.p = subprocess.Popen(argv, cwd=ROOT, env=env or ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   text=True, start_new_session=True)
         self.lines: list[str] = []
@@ -63,7 +64,7 @@ class Proc:
         return "\n".join(self.lines)
 
     def wait_line(self, needle: str, timeout: float = 20.0) -> str:
-        return wait_for(f"{needle!r} in output of {self.p.args}",
+        return wait_for(f"{needle!r} in output of {self.argv}",
                         lambda: next((ln for ln in self.lines if needle in ln), None), timeout)
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
@@ -105,8 +106,11 @@ class League:
     def board(self, include_retired: bool = False) -> lpb.Leaderboard:
         return self.stub.GetLeaderboard(lpb.GetLeaderboardRequest(include_retired=include_retired), timeout=10)
 
-    def row(self, entrant: str) -> lpb.LeaderboardRow | None:
-        return next((r for r in self.board(True).rows if r.entrant == entrant), None)
+    def row(self, entrant: str) -> lpb.LeaderboardRow:
+        """``entrant``'s row of the leaderboard (retired entrants included)."""
+        found = next((r for r in self.board(True).rows if r.entrant == entrant), None)
+        assert found is not None, f"{entrant} is not on the leaderboard"
+        return found
 
     def bot(self, token: str, *extra: str, script: str = RANDOM_BOT) -> Proc:
         return Proc([PY, script, "--arena", self.address, "--token", token, *extra])
@@ -136,7 +140,7 @@ def procs():
     yield started
     for p in reversed(started):
         p.kill()
-        print(f"--- {' '.join(map(str, p.p.args))[-120:]} (exit {p.p.returncode})\n" + "\n".join(p.lines[-30:]))
+        print(f"--- {' '.join(p.argv)[-120:]} (exit {p.p.returncode})\n" + "\n".join(p.lines[-30:]))
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -303,9 +307,9 @@ def test_restart_keeps_records_and_ratings(tmp_path: Path, procs: list[Proc]) ->
     after = again.board(include_retired=True)
     assert after.matches == causes["normal"] == len(before["matches"])
     by_name = {s["name"]: s for s in before["standings"]}
-    for r in after.rows:
-        s = by_name[r.entrant]
-        assert (r.mu, r.sigma, r.played, r.wins) == (pytest.approx(s["mu"]), pytest.approx(s["sigma"]),
+    for row in after.rows:
+        s = by_name[row.entrant]
+        assert (row.mu, row.sigma, row.played, row.wins) == (pytest.approx(s["mu"]), pytest.approx(s["sigma"]),
                                                      s["played"], s["wins"])
     assert again.stop() == 0
 
@@ -378,7 +382,7 @@ def test_health_reflection_and_abuse(tmp_path: Path, procs: list[Proc]) -> None:
         ([hello.SerializeToString(), b"\xff\xffnot protobuf"], grpc.StatusCode.INVALID_ARGUMENT, "undecodable"),
         ([hello.SerializeToString(), hello.SerializeToString()], grpc.StatusCode.INVALID_ARGUMENT, "expected a Reply"),
     ):
-        def slow_iter(msgs: list[bytes] = msgs):  # type: ignore[no-untyped-def]
+        def slow_iter(msgs: list[bytes] = msgs) -> Iterator[bytes]:
             for m in msgs:
                 yield m
                 time.sleep(0.2)

@@ -24,14 +24,14 @@ def test_retire_with_the_token_alone_needs_no_owner(tmp_path: Path, procs: list[
     # an unknown token is refused too
     bad = cli("retire", "--league", lg.address, "--name", "mybot", "--token", "not-a-token")
     assert bad.returncode == 1 and "unknown token" in bad.stderr and bad.stderr.count("\n") == 1
-    assert lg.row("me/mybot@1") is not None and not lg.row("me/mybot@1").retired  # type: ignore[union-attr]
+    assert not lg.row("me/mybot@1").retired
 
     # the README's line: --name and --token, no --owner
     out = cli("retire", "--league", lg.address, "--name", "mybot", "--token", token)
     assert out.returncode == 0, out.stderr
     assert "retired me/mybot@1" in out.stdout
-    assert lg.row("me/mybot@1").retired  # type: ignore[union-attr]
-    assert not lg.row("someone/otherbot@1").retired  # type: ignore[union-attr]
+    assert lg.row("me/mybot@1").retired
+    assert not lg.row("someone/otherbot@1").retired
 
     # the token alone is enough as well
     alone = cli("retire", "--league", lg.address, "--token", other.token)

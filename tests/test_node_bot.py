@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from arena_util import survivors, with_arena
-from harness.arena import Cause, Entrant
+from arena_util import groups, survivors, with_arena
+from harness.arena import Arena, Cause, Entrant, MatchResult
 from harness.arena.match import play_match
 from harness.arena.record import read, verify
 from harness.games import registry
@@ -85,11 +85,11 @@ RANK22 = "23456789TJQKA"  # 22-1.2
 def decisions(game: str, n: int, seed: int) -> list[tuple[Any, tuple[str, ...], pb.DecisionRequest]]:
     """``n`` decisions of random play of ``game`` (default rules): the observation, the legal actions
     and the request the arena would send for it."""
-    g, rng, out = registry.get(game), random.Random(seed), []
+    g, rng = registry.get(game), random.Random(seed)
+    out: list[tuple[Any, tuple[str, ...], pb.DecisionRequest]] = []
     while len(out) < n:
         m = g.start(rng.randrange(1 << 30), g.rules())
-        while g.to_act(m) is not None and len(out) < n:
-            p = g.to_act(m)
+        while (p := g.to_act(m)) is not None and len(out) < n:
             legal = g.legal(m)
             if len(legal) > 1 and rng.random() < 0.4:
                 obs = g.observe(m, p)
@@ -179,7 +179,7 @@ def test_node_bot_stops_on_sigterm() -> None:
 
 def test_node_bot_plays_a_schnapsen_match_against_the_python_sdk_bot(tmp_path: Path) -> None:
     """A whole Schnapsen match through the real arena: Node against the Python SDK, both over proto/."""
-    async def go(arena):  # type: ignore[no-untyped-def]
+    async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         node = Entrant("node", f"{NODE} {BOTS / 'node' / 'bot.js'}", arena=arena)
         py = Entrant("py", f"{sys.executable} {SDKBOT}", arena=arena)
         try:
@@ -187,7 +187,7 @@ def test_node_bot_plays_a_schnapsen_match_against_the_python_sdk_bot(tmp_path: P
                                  record_dir=tmp_path)
         finally:
             await asyncio.gather(node.stop(), py.stop())
-        return r, [e.process.pid for e in (node, py) if e.process is not None and e.process.pid is not None]
+        return r, groups(node, py)
 
     r, pgids = asyncio.run(with_arena(go))
     assert r.cause is Cause.NORMAL, (r.cause, r.detail)

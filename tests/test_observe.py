@@ -11,7 +11,7 @@ from harness.games.sixtysix.cards import CARD_INDEX, CARD_STR, CLASSIC, SCHNAPSE
 from harness.games.sixtysix.engine import State
 from harness.games.sixtysix.options import Rules
 from harness.games.sixtysix.observe import observe
-from tests.playing import random_states
+from playing import random_states
 
 
 def hidden_from(s: State, seat: int) -> list[int]:

@@ -44,7 +44,7 @@ RULESETS = [
 ]
 POLICIES = ["uniform66", "sometimes_close", "always_draw", "never_claim", "anything"]
 
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # what every test here starts from
 
 
 def popcount(x: int) -> int:
@@ -221,6 +221,7 @@ def run_deal(deck, rules: Rules, policy: str, seed: int):
             assert s.hands[1 - w] & ~prev.hands[1 - w] == 1 << second
         if s.over:
             o = s.outcome
+            assert o is not None
             assert o.game_points in (0, 1, 2, 3)
             assert o.winner in (None, 0, 1)
             assert (o.winner is None) == (o.game_points == 0) == (o.row == 8)
@@ -253,7 +254,7 @@ def run_deal(deck, rules: Rules, policy: str, seed: int):
     return s, t, states
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(SETTINGS, max_examples=1500)
 @given(deck=st.permutations(range(24)), seed=st.integers(0, 2**32 - 1),
        policy=st.sampled_from(POLICIES), rules=st.sampled_from(RULESETS))
 def test_invariants_under_random_play(deck, seed, policy, rules):
@@ -261,7 +262,7 @@ def test_invariants_under_random_play(deck, seed, policy, rules):
     run_deal(tuple(deck), rules, policy, seed)
 
 
-@settings(max_examples=600, **SETTINGS)
+@settings(SETTINGS, max_examples=600)
 @given(deck=st.permutations(range(24)), seed=st.integers(0, 2**32 - 1))
 def test_unclosed_played_out_totals(deck, seed):
     """66-12.4: an unclosed deal played out has 120 card points in 12 tricks and 130 + counted marriages."""
@@ -275,7 +276,7 @@ def test_unclosed_played_out_totals(deck, seed):
     assert s.outcome.row in (7, 8)
 
 
-@settings(max_examples=600, **SETTINGS)
+@settings(SETTINGS, max_examples=600)
 @given(deck=st.permutations(range(24)), seed=st.integers(0, 2**32 - 1))
 def test_closed_played_out_totals(deck, seed):
     """66-12.4, 66-10.3, 66-12.2: in a closed deal played out the talon cards are never played; no bonus."""
@@ -298,10 +299,10 @@ def test_closed_played_out_totals(deck, seed):
         assert sum(s.card_points) == 120 - sum(RANK_POINTS[c[0]] for c in talon)
         assert sum(s.tricks) == (24 - s.talon_size) // 2
         assert s.bonus_to == -1
-        assert s.outcome.row == 6 and s.outcome.winner == 1 - s.closed_by
+        assert s.outcome is not None and s.outcome.row == 6 and s.outcome.winner == 1 - s.closed_by
 
 
-@settings(max_examples=600, **SETTINGS)
+@settings(SETTINGS, max_examples=600)
 @given(deck=st.permutations(range(24)), seed=st.integers(0, 2**32 - 1),
        policy=st.sampled_from(POLICIES), rules=st.sampled_from(RULESETS), cut=st.floats(0, 1))
 def test_replay_round_trip(deck, seed, policy, rules, cut):

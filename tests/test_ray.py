@@ -77,9 +77,10 @@ def cluster() -> Iterator[Any]:
             # machines: Ray re-unpacks the working directory for every node that asks, so nodes sharing
             # one (the default on one machine) pull it from under each other's imports ("cannot import
             # name"); the head keeps the default one, where drivers on this machine stage their uploads
-            c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "node_ip_address": "127.0.0.1",
-                                                              "include_dashboard": False,
-                                                              "ray_client_server_port": client_port})
+            # (Any: the fixture gives it a client_port attribute too)
+            c: Any = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "node_ip_address": "127.0.0.1",
+                                                                   "include_dashboard": False,
+                                                                   "ray_client_server_port": client_port})
             for i in range(2):
                 c.add_node(num_cpus=1, node_ip_address="127.0.0.1", runtime_env_dir_name=f"runtime_resources_{i}")
             c.wait_for_nodes()
@@ -249,7 +250,10 @@ def test_a_worker_node_killed_mid_tournament_loses_and_doubles_nothing(cluster: 
     extra = cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1",
                              runtime_env_dir_name="runtime_resources_2")  # a third node, to be killed
     cluster.wait_for_nodes()
-    proc = _started(tmp_path, cluster, 3)
+    # killed once the first unit is in: 6 units on 3 slots, so units are still waiting and the killed
+    # node's slot is busy or about to be given one; killed later, a loaded machine could have handed
+    # out every unit already, and the dead slot would never be asked for anything
+    proc = _started(tmp_path, cluster, 1)
     cluster.remove_node(extra, allow_graceful=False)  # its raylet and processes SIGKILLed
     stdout, stderr = proc.communicate(timeout=900)
     assert proc.returncode == 0, stdout.decode()[-2000:] + stderr.decode()[-2000:]

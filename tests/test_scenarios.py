@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from harness.games.sixtysix import (
     IllegalAction,
     Outcome,
     Rules,
+    State,
     apply,
     card_str,
     cards_of,
@@ -75,6 +77,12 @@ def position(a: str, b: str, *, trump_card: str = "KS", drawn: int = 0, talon: s
 
 def legal(s) -> set[str]:
     return set(legal_actions(s))
+
+
+def outcome(s: State) -> Outcome:
+    """How the finished deal ``s`` ended (66-13)."""
+    assert s.outcome is not None, "the deal is not over"
+    return s.outcome
 
 
 def play(s, *actions: str):
@@ -254,7 +262,7 @@ def follow_position(talon_state: str, led: str, hand: str, rules: Rules):
     used = set(hand.split()) | {led, "QS"}
     others = [x for x in CARD_STR if x not in used and x[1] != "S"]
     a_hand = " ".join(others[: n - 1])  # leader holds one card fewer after leading
-    kw = dict(point="F", to_act=B, leader=A, lead=parse_card(led), rules=rules)
+    kw: dict[str, Any] = dict(point="F", to_act=B, leader=A, lead=parse_card(led), rules=rules)
     if talon_state == "open":
         return position(a_hand, hand, trump_card="QS", drawn=4, tricks=(1, 1), **kw)
     if talon_state == "closed":
@@ -756,9 +764,9 @@ def test_T44_marriage_never_counts_without_trick():
     assert s.tricks == (0, 1) and s.marriages[A] == 40 and counted_points(s, A) == 0
     s = s._replace(card_points=(0, 70), tricks=(0, 5))
     s = apply(s, "claim")
-    assert s.outcome.winner == B
-    assert s.outcome.game_points == 3
-    assert s.outcome.row == 1
+    assert outcome(s).winner == B
+    assert outcome(s).game_points == 3
+    assert outcome(s).row == 1
 
 
 def test_T45_no_marriage_before_first_trick_option():
@@ -817,7 +825,7 @@ def test_T47_close_after_trick6_before_draw():
         played = {a for _, a in s.history if a in CARD_STR}
         assert not (played & talon)
         assert s.bonus_to == -1
-        assert s.outcome.row == 6
+        assert outcome(s).row == 6
 
 
 def test_T48_no_close_after_last_draw():
@@ -875,7 +883,7 @@ def test_T50_no_bonus_in_closed_deal():
             found += 1
             assert s.bonus_to == -1
             assert counted_points(s, A) == s.card_points[A] + (s.marriages[A] if s.tricks[A] else 0)
-            assert s.outcome.row == 6  # A never claimed
+            assert outcome(s).row == 6  # A never claimed
         if found >= 5:
             break
     assert found >= 5
@@ -892,7 +900,7 @@ def claim_at(seat: int, card_points, tricks, marriages=(0, 0), point="D", rules=
                  tricks=tricks, card_points=card_points, marriages=marriages, point=point,
                  to_act=seat, leader=seat, rules=rules, **kw)
     assert "claim" in legal(s)
-    return apply(s, "claim").outcome
+    return outcome(apply(s, "claim"))
 
 
 def test_T51_claim_grade1():
@@ -928,7 +936,7 @@ def test_T55_marriage_then_claim():
     s = apply(s, "marry:H")
     assert counted_points(s, A) == 68
     assert "claim" in legal(s)
-    o = apply(s, "claim").outcome
+    o = outcome(apply(s, "claim"))
     assert (o.winner, o.game_points, o.row) == (A, 1, 1)
 
 
@@ -972,7 +980,7 @@ def test_T59_no_claim_when_not_on_lead():
         apply(s, "claim")
     s = apply(s, "AC")  # A wins the trick
     assert s.to_act == A and "claim" in legal(s)
-    o = apply(s, "claim").outcome
+    o = outcome(apply(s, "claim"))
     assert (o.winner, o.row) == (A, 1)
 
 
@@ -987,7 +995,7 @@ def test_T60_opponent_claims_first():
     s = apply(s, "AC")
     assert s.to_act == B and counted_points(s, B) == 66
     assert s.point == "L"  # exhausted: no point D
-    o = apply(s, "claim").outcome
+    o = outcome(apply(s, "claim"))
     assert (o.winner, o.game_points, o.row) == (B, 1, 1)
 
 
@@ -1006,7 +1014,7 @@ def test_T61_claim_at_point_E():
     assert legal(s) == {"claim", "finish"}
     assert s.card_points == (60, 60)
     assert counted_points(s, A) == 70 and s.bonus_to == A
-    o = apply(s, "claim").outcome
+    o = outcome(apply(s, "claim"))
     assert (o.winner, o.game_points, o.row) == (A, 1, 1)
 
 
@@ -1016,7 +1024,7 @@ def test_T62_played_out_tie():
     s = play(s, "9C", "9D")  # B void in clubs, no trump: A wins a 0-point last trick
     assert s.to_act == A and s.point == "E"
     assert counted_points(s, A) == 65 and counted_points(s, B) == 65
-    o = apply(s, "finish").outcome
+    o = outcome(apply(s, "finish"))
     assert o.winner is None and o.game_points == 0 and o.row == 8
 
 
@@ -1027,12 +1035,12 @@ def test_T64_played_out_no_claim():
     s = play(s, "9C", "JC")
     assert s.to_act == B and s.point == "E"
     assert counted_points(s, A) == 100 and counted_points(s, B) == 30
-    o = apply(s, "finish").outcome
+    o = outcome(apply(s, "finish"))
     assert (o.winner, o.game_points, o.row) == (A, 1, 7)
-    o = apply(s, "claim").outcome
+    o = outcome(apply(s, "claim"))
     assert (o.winner, o.game_points, o.row) == (A, 2, 5)
-    g = play(last_trick_position("9C", "JC", (100, 18), (8, 3), rules=Rules(played_out_scoring="graded")),
-             "9C", "JC", "finish").outcome
+    g = outcome(play(last_trick_position("9C", "JC", (100, 18), (8, 3), rules=Rules(played_out_scoring="graded")),
+                     "9C", "JC", "finish"))
     assert (g.winner, g.game_points, g.row) == (A, 2, 7)
 
 
@@ -1047,7 +1055,7 @@ def test_T65_unclosed_played_out_totals():
         assert sum(s.card_points) == 120
         assert counted_points(s, 0) + counted_points(s, 1) == 130
         assert sum(s.tricks) == 12
-        assert s.outcome.row in (7, 8)
+        assert outcome(s).row in (7, 8)
         assert s.bonus_to in (0, 1)
 
 
@@ -1072,7 +1080,7 @@ def test_T66_closer_claims_schneider():
     """T66 (66-13.1 row 2): A closed (B had 1 trick); A claims with 70; B ends with 25 -> A scores 2."""
     s = closed_by_a(1, 20)
     s = s._replace(card_points=(70, 25), tricks=(4, 2))
-    o = apply(s, "claim").outcome
+    o = outcome(apply(s, "claim"))
     assert (o.winner, o.game_points, o.row) == (A, 2, 2)
 
 
@@ -1080,17 +1088,17 @@ def test_T67_closer_graded_at_claim():
     """T67 (66-13.1 row 2, closer_win_basis): A closed when B had 1 trick and 20; B reached 40 when A claims
     with 70 -> A scores 1; 2 with closer_win_basis = close."""
     s = closed_by_a(1, 20)
-    o = apply(s._replace(card_points=(70, 40), tricks=(4, 2)), "claim").outcome
+    o = outcome(apply(s._replace(card_points=(70, 40), tricks=(4, 2)), "claim"))
     assert (o.winner, o.game_points, o.row) == (A, 1, 2)
     s = closed_by_a(1, 20, rules=Rules.parse(["closer_win_basis=close"]))
-    o = apply(s._replace(card_points=(70, 40), tricks=(4, 2)), "claim").outcome
+    o = outcome(apply(s._replace(card_points=(70, 40), tricks=(4, 2)), "claim"))
     assert (o.winner, o.game_points, o.row) == (A, 2, 2)
 
 
 def test_T68_closer_claims_schwarz():
     """T68 (66-13.1 row 2, 66-13.2): A closed; B never takes a trick; A claims with 70 -> A scores 3."""
     s = closed_by_a(0, 0)
-    o = apply(s._replace(card_points=(70, 0), tricks=(5, 0)), "claim").outcome
+    o = outcome(apply(s._replace(card_points=(70, 0), tricks=(5, 0)), "claim"))
     assert (o.winner, o.game_points, o.row) == (A, 3, 2)
 
 
@@ -1132,13 +1140,13 @@ def test_T72_closer_false_claim():
     """T72 (66-13.1 row 4, closer_false_claim): A closed (B had 2 tricks); A claims with 62 -> B scores 2;
     3 if B had no trick at closing; flat 2 with closer_false_claim = flat2."""
     s = closed_by_a(2, 25)
-    o = apply(s._replace(card_points=(62, 30)), "claim").outcome
+    o = outcome(apply(s._replace(card_points=(62, 30)), "claim"))
     assert (o.winner, o.game_points, o.row) == (B, 2, 4)
     s = closed_by_a(0, 0)
-    o = apply(s._replace(card_points=(62, 30), tricks=(5, 1)), "claim").outcome
+    o = outcome(apply(s._replace(card_points=(62, 30), tricks=(5, 1)), "claim"))
     assert (o.winner, o.game_points, o.row) == (B, 3, 4)
     s = closed_by_a(0, 0, rules=Rules(closer_false_claim="flat2"))
-    o = apply(s._replace(card_points=(62, 30), tricks=(5, 1)), "claim").outcome
+    o = outcome(apply(s._replace(card_points=(62, 30), tricks=(5, 1)), "claim"))
     assert (o.winner, o.game_points, o.row) == (B, 2, 4)
 
 
@@ -1149,7 +1157,7 @@ def test_T73_beaten_closer():
         s = closed_by_a(0, 0, rules=rules)
         s = s._replace(card_points=(40, 70), tricks=(3, 3), to_act=B, leader=B)
         assert "claim" in legal(s)
-        o = apply(s, "claim").outcome
+        o = outcome(apply(s, "claim"))
         assert (o.winner, o.game_points, o.row) == (B, gp, 3)
 
 
@@ -1157,7 +1165,7 @@ def test_T74_false_claim_against_closer():
     """T74 (66-13.1 row 5): A closed; B claims with 60 (false) -> A scores 2."""
     s = closed_by_a(1, 20)
     s = s._replace(card_points=(50, 60), tricks=(3, 3), to_act=B, leader=B)
-    o = apply(s, "claim").outcome
+    o = outcome(apply(s, "claim"))
     assert (o.winner, o.game_points, o.row) == (A, 2, 5)
 
 
@@ -1165,7 +1173,7 @@ def test_T75_close_before_draw_played_out():
     """T75 (66-12.4, 66-12.2, 66-13.1 rows 2-6): T22 closed before the draw and played to the end ->
     captured points = 120 - talon points; no bonus; outcome by rows 2-6 only."""
     talon_points = sum(RANK_POINTS[c[0]] for c in "AS TS JS KD QD AD 9C QC TC 9S JH KS".split())
-    rows_seen = set()
+    rows_seen: set[int | str] = set()
     for seed in range(40):
         rng = random.Random(seed)
         s = play(deal(T22_DECK), "AH", "9H", "close")
@@ -1182,28 +1190,22 @@ def test_T75_close_before_draw_played_out():
                     a = rng.choice(choices)
             s = apply(s, a)
         assert s.bonus_to == -1
-        assert 2 <= s.outcome.row <= 6
+        assert 2 <= outcome(s).row <= 6
         assert s.talon_size == 12  # the closed talon keeps all its cards
         if s.hands == (0, 0):  # played to the end: 1 + 5 tricks, talon points never captured
             rows_seen.add("played out")
             assert sum(s.tricks) == 6
             assert sum(s.card_points) == 120 - talon_points == 60
         assert sum(s.card_points) <= 120 - talon_points
-        if s.outcome.row == 6:  # B had no trick when A closed after trick 1
-            assert (s.outcome.winner, s.outcome.game_points) == (B, 3)
-        rows_seen.add(s.outcome.row)
+        if outcome(s).row == 6:  # B had no trick when A closed after trick 1
+            assert (outcome(s).winner, outcome(s).game_points) == (B, 3)
+        rows_seen.add(outcome(s).row)
     assert {"played out", 6} <= rows_seen and rows_seen & {2, 3, 4, 5}
 
 
 # =========================================================================================
 # 5.9 Match (harness.games.sixtysix.match)
 # =========================================================================================
-
-
-def _mreplace(mt, **kw):
-    if dataclasses.is_dataclass(mt):
-        return dataclasses.replace(mt, **kw)
-    return mt._replace(**kw)
 
 
 def _win(seat: int, gp: int = 1):
@@ -1285,7 +1287,7 @@ def test_T78_match_ends_at_seven():
     scores = [0, 0]
     scores[a_player] = 5
     scores[1 - a_player] = 4
-    mt = _mreplace(mt, scores=tuple(scores))
+    mt = dataclasses.replace(mt, scores=(scores[0], scores[1]))
     m2 = next_match(mt, _win(0, 2))
     assert m2.scores[a_player] == 7 and m2.scores[1 - a_player] == 4
     assert m2.winner == a_player
@@ -1305,7 +1307,7 @@ def test_T79_tie_changes_nothing():
     scores = [0, 0]
     scores[a_player] = 6
     scores[1 - a_player] = 3
-    mt = _mreplace(mt, scores=tuple(scores))
+    mt = dataclasses.replace(mt, scores=(scores[0], scores[1]))
     m2 = next_match(mt, TIE)
     assert m2.scores == mt.scores
     assert m2.dealer == mt.dealer

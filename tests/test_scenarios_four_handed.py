@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,7 +39,8 @@ def pos(actions: str = "", hands: list[list[str]] | None = None, pack: int = 32,
     return GAME.position(deck_from_hands(hands or HANDS, pack), actions.split(), GAME.rules({"pack": pack, **rules}))
 
 
-def run(state) -> dict:
+def run(state: Any) -> dict[str, Any]:
+    """The JSON object of ``arena rules run four_handed`` (7.3) for ``state``."""
     return GAME.summary(state)
 
 
@@ -193,7 +195,7 @@ def _play_out(state, rng: random.Random):
     from harness.games.four_handed.engine import apply
 
     while state.result is None:
-        legal = GAME.summary(state)["legal"]
+        legal = run(state)["legal"]
         state = apply(state, rng.choice(legal))
     return state
 
@@ -207,7 +209,7 @@ def test_4h_5_and_4h_9_all_tricks_are_played_and_the_last_counts_10():
             s = _play_out(s, rng)
             assert len(s.history) == pack  # 4H-9: no claims, every card is played
             assert sum(s.points) == 130  # 4H-5: 120 + 10
-            assert "claim" not in GAME.summary(s)["legal"]
+            assert "claim" not in run(s)["legal"]
 
 
 def test_4h_7_every_trick_scores_3():
@@ -248,8 +250,8 @@ def _play_out_team0(state):
     from harness.games.four_handed.engine import apply
 
     while state.result is None:
-        state = apply(state, GAME.summary(state)["legal"][-1] if state.to_act in (0, 2) else
-                      GAME.summary(state)["legal"][0])
+        state = apply(state, run(state)["legal"][-1] if state.to_act in (0, 2) else
+                      run(state)["legal"][0])
     return state
 
 
@@ -275,7 +277,7 @@ def _tie_deal() -> tuple[str, list[str]]:
         s = GAME.position(deck, [], GAME.rules())
         acts = []
         while s.result is None:
-            a = rng.choice(GAME.summary(s)["legal"])
+            a = rng.choice(run(s)["legal"])
             acts.append(a)
             s = apply(s, a)
         if s.result.winner is None:

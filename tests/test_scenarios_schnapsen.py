@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from harness.games import registry
-from harness.games.sixtysix import IllegalAction, State, apply, cards_of, counted_points, deal, legal_actions, summary
+from harness.games.sixtysix import IllegalAction, State, apply, cards_of, counted_points, deal, legal_actions
+from harness.games.sixtysix import summary as rules_json
 from harness.games.sixtysix.cards import CARD_STR, POINTS, SCHNAPSEN, beats, parse_card, parse_deck
 
 A, B = 0, 1
@@ -36,6 +37,11 @@ def play(deck: str, actions: str, **overrides: Any) -> State:
     for a in actions.split():
         s = apply(s, a)
     return s
+
+
+def summary(s: State) -> dict[str, Any]:
+    """The JSON object of ``arena rules run schnapsen`` (7.1) for ``s``."""
+    return rules_json(s)
 
 
 def legal(s: State) -> list[str]:

@@ -5,6 +5,7 @@ deck built for it, through the rules tools (``position``/``summary``) and the ga
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -28,12 +29,13 @@ def deck_for(h0: list[str], h1: list[str], h2: list[str]) -> str:
     return " ".join(d)
 
 
-def run(deck: str, actions: str = "", **rules: str) -> dict[str, object]:
+def run(deck: str, actions: str = "", **rules: str) -> dict[str, Any]:
+    """The JSON object of ``arena rules run three_handed`` (7.2) after ``actions``."""
     return G.summary(G.position(deck, actions.split(), G.rules({k.replace("h3_", "3h_"): v for k, v in rules.items()})))
 
 
 def legal(deck: str, actions: str = "", **rules: str) -> list[str]:
-    return run(deck, actions, **rules)["legal"]  # type: ignore[return-value]
+    return run(deck, actions, **rules)["legal"]
 
 
 ORDERED = " ".join(r + s for s in "CDHS" for r in "9JQKTA")  # 9C JC QC KC TC AC 9D ... AS
@@ -223,8 +225,9 @@ def test_deal_passes_to_the_left_and_the_first_to_7_wins() -> None:
 
 def test_outcome_ranks_the_others_by_score_and_ties_share() -> None:
     m = G.start(1, G.rules())
-    assert G.outcome(m._replace(scores=(2, 7, 2), winner=1)).ranks == (1, 0, 1)
-    assert G.outcome(m._replace(scores=(5, 3, 8), winner=2)).ranks == (1, 2, 0)
+    for scores, winner, ranks in (((2, 7, 2), 1, (1, 0, 1)), ((5, 3, 8), 2, (1, 2, 0))):
+        o = G.outcome(m._replace(scores=scores, winner=winner))
+        assert o is not None and o.ranks == ranks
 
 
 def test_other_options_are_refused_in_one_line() -> None:

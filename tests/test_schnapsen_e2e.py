@@ -11,13 +11,15 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 import grpc
 
 from harness.arena import Arena, Entrant, play_match
 from harness.arena.record import read, verify
-from harness.arena.result import Cause
+from harness.arena.result import Cause, Fault, MatchResult
 from harness.tournament.schedule import round_robin
 from harness.wire import arena_pb2 as pb
 from test_league import League, Proc, procs, wait_for  # noqa: F401 - the fixture
@@ -27,10 +29,11 @@ PY = sys.executable
 RANDOM = f"{PY} {ROOT / 'sample_bots' / 'random_bot.py'}"
 GREEDY = f"{PY} {ROOT / 'sample_bots' / 'greedy_bot.py'}"
 SIXTYSIX_ONLY = f"env TESTBOT_GAMES=sixtysix {PY} {ROOT / 'tests' / 'bots' / 'testbot.py'} random"
+T = TypeVar("T")
 
 
 def test_a_schnapsen_match_between_real_bots_records_and_replays(tmp_path: Path) -> None:
-    async def go(arena: Arena):
+    async def go(arena: Arena) -> MatchResult:
         a, b = Entrant("greedy", GREEDY, arena=arena), Entrant("random", RANDOM, arena=arena)
         try:
             return await play_match((a, b), match_id="s1", seed=9, game="schnapsen", record_dir=tmp_path)
@@ -38,7 +41,7 @@ def test_a_schnapsen_match_between_real_bots_records_and_replays(tmp_path: Path)
             await asyncio.gather(a.stop(), b.stop())
 
     r = _with_arena(go)
-    assert r.cause is Cause.NORMAL and r.game == "schnapsen" and sorted(r.ranks) == [0, 1]
+    assert r.cause is Cause.NORMAL and r.game == "schnapsen" and r.ranks is not None and sorted(r.ranks) == [0, 1]
     assert max(r.scores) >= 7 and r.teams == (0, 1)
     lines = read(tmp_path / "s1.jsonl")
     assert lines[0]["game"] == "schnapsen" and lines[0]["rules"]["exchange_rank"] == "J"
@@ -54,7 +57,7 @@ def test_a_schnapsen_match_between_real_bots_records_and_replays(tmp_path: Path)
 
 
 def test_a_bot_that_does_not_list_the_game_is_never_given_a_match(tmp_path: Path) -> None:
-    async def go(arena: Arena):
+    async def go(arena: Arena) -> MatchResult:
         a, b = Entrant("only66", SIXTYSIX_ONLY, arena=arena), Entrant("random", RANDOM, arena=arena)
         try:
             return await play_match((a, b), match_id="x", seed=1, game="schnapsen", record_dir=tmp_path)
@@ -73,7 +76,7 @@ def test_a_bot_that_does_not_list_the_game_is_never_given_a_match(tmp_path: Path
 
 
 def test_a_protocol_version_1_bot_is_told_why_in_a_goodbye() -> None:
-    async def go(arena: Arena):
+    async def go(arena: Arena) -> tuple[pb.ArenaMessage, Fault, grpc.StatusCode]:
         fut = arena.expect("tok")
         channel = grpc.aio.insecure_channel(arena.address)
         call = channel.stream_stream("/arena.v1.BotArena/Play")(timeout=10)
@@ -81,6 +84,7 @@ def test_a_protocol_version_1_bot_is_told_why_in_a_goodbye() -> None:
         await call.write(hello.SerializeToString())
         got = pb.ArenaMessage.FromString(await call.read())
         fault = await fut
+        assert isinstance(fault, Fault), fault
         try:
             await call.read()
         except grpc.aio.AioRpcError as e:
@@ -133,8 +137,8 @@ def test_a_league_of_schnapsen_plays_schnapsen_and_keeps_its_game(tmp_path: Path
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "schnapsen" in bad.stderr, bad.stderr
 
 
-def _with_arena(fn):  # type: ignore[no-untyped-def]
-    async def run():  # type: ignore[no-untyped-def]
+def _with_arena(fn: Callable[[Arena], Awaitable[T]]) -> T:
+    async def run() -> T:
         arena = Arena()
         await arena.start("127.0.0.1:0")
         try:

@@ -27,7 +27,7 @@ from harness.sdk import run
 from harness.sdk.client import bot_games
 from harness.wire import arena_pb2 as pb
 from harness.wire.convert import action_from_pb
-from stand import BOTS, SDKBOT, handshake, positions, request, spawn, stand, start_match, wait_exit
+from stand import BOTS, SDKBOT, handshake, positions, request, spawn, stand, start_match, stderr_of, wait_exit
 
 
 def pick(obs: Any, game: str) -> str:
@@ -61,7 +61,7 @@ def test_concurrent_requests_then_goodbye(bot: str, name: str, declared: int) ->
             assert not legal
             await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye(reason="done")))
             assert await wait_exit(proc) == 0
-            assert b"goodbye" in proc.stderr.read()
+            assert b"goodbye" in stderr_of(proc)
 
     asyncio.run(main())
 
@@ -95,7 +95,7 @@ def test_each_match_is_decoded_with_its_own_game_and_rules() -> None:
             assert not jobs
             await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye(reason="done")))
             assert await wait_exit(proc) == 0
-            assert b"Traceback" not in proc.stderr.read()
+            assert b"Traceback" not in stderr_of(proc)
 
     asyncio.run(main())
 
@@ -132,7 +132,7 @@ def test_a_bot_that_raises_still_answers_a_legal_non_claim_and_reports_the_error
                 assert msg.reply.error == "act() raised RuntimeError: asked to raise"
             await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye()))
             assert await wait_exit(proc) == 0
-            assert b"act() raised" in proc.stderr.read()
+            assert b"act() raised" in stderr_of(proc)
 
     asyncio.run(main())
 
@@ -150,7 +150,7 @@ def test_a_request_that_does_not_decode_gets_no_answer() -> None:
             assert msg.reply.request_id == 2  # request 1 was skipped
             await ctx.write(pb.ArenaMessage(goodbye=pb.Goodbye()))
             assert await wait_exit(proc) == 0
-            assert b"request 1 does not decode: the request carries no sixtysix observation" in proc.stderr.read()
+            assert b"request 1 does not decode: the request carries no sixtysix observation" in stderr_of(proc)
 
     asyncio.run(main())
 
@@ -186,7 +186,7 @@ def test_sigterm_ends_the_bot_cleanly() -> None:
             assert msg.reply.request_id == 7
             proc.send_signal(signal.SIGTERM)
             assert await wait_exit(proc) == 0
-            assert b"Traceback" not in proc.stderr.read()
+            assert b"Traceback" not in stderr_of(proc)
 
     asyncio.run(main())
 
@@ -198,7 +198,7 @@ def test_dropped_connection_ends_the_bot() -> None:
             await handshake(servicer)
             await server.stop(0)
             assert await wait_exit(proc) == 0
-            err = proc.stderr.read()
+            err = stderr_of(proc)
             assert b"Traceback" not in err and (b"dropped" in err or b"closed" in err)
 
     asyncio.run(main())

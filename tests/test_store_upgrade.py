@@ -101,8 +101,9 @@ TODAY = {
 }
 
 RULES = {"match_target": 3, "marriage_in_phase2": True}  # a config's rules as schema 1 stored them
-CONFIG = {"name": "t", "entrants": [["a", "python a.py"], ["b", "python b.py"], ["c", "python c.py"]],
-          "rounds": 1, "seed": 4, "time": {"move": 1.0, "bank": 10.0}, "rules": RULES}
+CONFIG: dict[str, Any] = {
+    "name": "t", "entrants": [["a", "python a.py"], ["b", "python b.py"], ["c", "python c.py"]],
+    "rounds": 1, "seed": 4, "time": {"move": 1.0, "bank": 10.0}, "rules": RULES}
 
 
 def _one_line(text: str) -> str:

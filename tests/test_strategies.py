@@ -158,7 +158,8 @@ def sdk_decoded(game_id: str, rules_map: dict[str, str], obs: Any, legal: tuple[
                             bank_ms=req.clock.bank_ms, received=1.0, match_id=req.match_id)
 
 
-GREEDY_GAMES = [(g, {}) for g in registry.ids()] + [("twenty_two", {"players": "3"}), ("twenty_two", {"players": "7"})]
+GREEDY_GAMES: list[tuple[str, dict[str, str]]] = [(g, {}) for g in registry.ids()] + [
+    ("twenty_two", {"players": "3"}), ("twenty_two", {"players": "7"})]
 
 
 @pytest.mark.parametrize(("game_id", "values"), GREEDY_GAMES)

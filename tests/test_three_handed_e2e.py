@@ -9,6 +9,7 @@ import asyncio
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from harness.arena import Arena, Entrant, play_match
 from harness.arena.record import read, verify
@@ -21,7 +22,7 @@ GREEDY3H = f"{PY} {ROOT / 'tests' / 'bots' / 'greedy3h_bot.py'}"
 TESTBOT = f"env TESTBOT_GAMES=three_handed {PY} {ROOT / 'tests' / 'bots' / 'testbot.py'} random"
 
 
-def _dealers_pass_left(deals: list[dict]) -> None:  # type: ignore[type-arg]
+def _dealers_pass_left(deals: list[dict[str, Any]]) -> None:
     for a, b in zip(deals, deals[1:]):
         assert b["dealer"] == (a["dealer"] + 1) % 3  # the player at seat 0 deals next
 

@@ -434,7 +434,9 @@ def test_a_record_that_does_not_verify_is_drawn_up_to_where_it_diverges(records:
     deals[0]["actions"][3] = "XX"  # not an action of any game
     html = render(lines)
     assert 'id="problem"' in html and "does not verify" in html and "&#x27;XX&#x27; is illegal" in html
-    data = json.loads(re.search(r'<script type="application/json" id="match">(.*?)</script>', html).group(1))
+    found = re.search(r'<script type="application/json" id="match">(.*?)</script>', html)
+    assert found is not None
+    data = json.loads(found.group(1))
     assert [s["kind"] for s in data["steps"]] == ["start", "action", "action", "action", "stop"]
     assert data["steps"][-1]["action"] == "XX" and data["steps"][-1]["decision"] == 3
 

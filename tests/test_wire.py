@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import cast
 
 import pytest
 
@@ -75,6 +76,7 @@ def test_card_structure() -> None:
         list(range(7, 14))
 
 
+# cast(pb.Suit, 9) and the like: enum numbers the schema does not define (proto3 enums are open)
 MALFORMED = [
     (pb.Action(), "no kind and no text"),
     (pb.Action(text="\x00" * 100), "is not an action"),
@@ -83,12 +85,14 @@ MALFORMED = [
     (pb.Action(kind=pb.ACTION_KIND_PLAY), "has no card"),
     (pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=pb.SUIT_HEARTS)), "bad rank"),
     (pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(rank=pb.RANK_ACE)), "bad suit"),
-    (pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=9, rank=pb.RANK_ACE)), "bad suit value 9"),
-    (pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=1, rank=14)), "bad rank value 14"),
-    (pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=1, rank=77)), "bad rank value 77"),
+    (pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=cast(pb.Suit, 9), rank=pb.RANK_ACE)), "bad suit value 9"),
+    (pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=pb.SUIT_CLUBS, rank=cast(pb.Rank, 14))),
+     "bad rank value 14"),
+    (pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=pb.SUIT_CLUBS, rank=cast(pb.Rank, 77))),
+     "bad rank value 77"),
     (pb.Action(kind=pb.ACTION_KIND_MARRY), "has no suit"),
-    (pb.Action(kind=pb.ACTION_KIND_MARRY, suit=5), "bad suit value 5"),
-    (pb.Action(kind=42), "bad action kind value 42"),
+    (pb.Action(kind=pb.ACTION_KIND_MARRY, suit=cast(pb.Suit, 5)), "bad suit value 5"),
+    (pb.Action(kind=cast(pb.ActionKind, 42)), "bad action kind value 42"),
     (pb.Action.FromString(b"\x08\x63"), "bad action kind value 99"),  # from raw bytes
 ]
 
@@ -330,9 +334,10 @@ def test_deal_end_notice_from_a_played_deal(game: str) -> None:
     assert len(got.deck) == len(PACKS[game].cards)
     expected = pb.ArenaMessage(deal_end=pb.DealEnd(
         match_id="m", deal_no=end.deal_no, deck=[card_to_pb(x) for x in end.deck], game_score=end.scores,
-        points=end.points, **{game: pb.SixtySixDealDetail(
-            tie=r["winner"] is None, winner=r["winner"] or 0, game_points=r["game_points"], row=r["row"],
-            reason=r["reason"])}))
+        points=end.points))
+    getattr(expected.deal_end, game).CopyFrom(pb.SixtySixDealDetail(
+        tie=r["winner"] is None, winner=r["winner"] or 0, game_points=r["game_points"], row=r["row"],
+        reason=r["reason"]))
     assert notices.deal_end("m", end, c) == expected.SerializeToString()
 
 

@@ -8,8 +8,11 @@ through the protobuf runtime and serialized.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from google.protobuf.message import Message
 
 from harness.games.base import turn
 from harness.games.registry import get as get_game
@@ -20,7 +23,7 @@ from harness.wire.common import card_field, event_field, table_bytes
 from harness.wire.convert import _packed, _uint, card_to_pb, fill_action, observation_to_pb
 
 GAMES = ["sixtysix", "schnapsen", "three_handed", "four_handed", "twenty_two"]
-TO_PB = {"sixtysix": observation_to_pb, "schnapsen": observation_to_pb,
+TO_PB: dict[str, Callable[[Any], Message]] = {"sixtysix": observation_to_pb, "schnapsen": observation_to_pb,
          "three_handed": three_handed.observation_to_pb, "four_handed": four_handed.observation_to_pb,
          "twenty_two": twenty_two.observation_to_pb}
 

@@ -5,11 +5,14 @@ line; the SDK gets the observation with its clock; DealEnd carries the game's de
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from harness.games.base import DealEnd
 from harness.games.registry import get
+from harness.games.three_handed.game import Match
+from harness.games.three_handed.options import Rules
 from harness.sdk.client import Observation as SdkObservation
 from harness.wire import arena_pb2 as pb
 from harness.wire.codecs import codec
@@ -20,7 +23,7 @@ from harness.wire.three_handed import CODEC, ThreeHandedRequest, observation_to_
 G = get("three_handed")
 
 
-def positions(n: int, cfg: dict[str, str] = {}):  # type: ignore[no-untyped-def]
+def positions(n: int, cfg: dict[str, str] = {}) -> Iterator[tuple[Match, int, Rules]]:
     rules = G.rules(cfg)
     for seed in range(n):
         m = G.start(seed, rules)
@@ -28,6 +31,12 @@ def positions(n: int, cfg: dict[str, str] = {}):  # type: ignore[no-untyped-def]
         while (p := G.to_act(m)) is not None:
             yield m, p, rules
             m = G.apply(m, rng.choice(G.legal(m)))
+
+
+def _to_act(m: Match) -> int:
+    p = G.to_act(m)
+    assert p is not None
+    return p
 
 
 def test_codec_is_registered() -> None:
@@ -53,7 +62,7 @@ def test_every_observation_round_trips_and_the_bytes_are_protobufs(cfg: dict[str
 
 def test_trump_is_unset_at_point_t_and_trump_card_only_when_shown() -> None:
     m = G.start(4, G.rules())
-    obs = G.observe(m, G.to_act(m))  # type: ignore[arg-type]
+    obs = G.observe(m, _to_act(m))
     msg = observation_to_pb(obs)
     assert msg.trump == pb.SUIT_UNSPECIFIED and not msg.HasField("trump_card") and len(msg.hand) == 3
     m2 = G.apply(m, "trump:next")
@@ -65,7 +74,7 @@ def test_trump_is_unset_at_point_t_and_trump_card_only_when_shown() -> None:
 
 def test_the_sdk_gets_its_clock_and_a_three_handed_observation() -> None:
     m = G.start(1, G.rules())
-    obs = G.observe(m, G.to_act(m))  # type: ignore[arg-type]
+    obs = G.observe(m, _to_act(m))
     req = pb.DecisionRequest.FromString(CODEC.encode_request("x", 1, 1, obs, obs.legal, 700, 3000))
     got = CODEC.decode_request(req, G.rules(), SdkObservation, move_ms=700, bank_ms=3000, received=1.5,
                                match_id="x")
@@ -77,7 +86,7 @@ def test_the_sdk_gets_its_clock_and_a_three_handed_observation() -> None:
 def _request() -> pb.DecisionRequest:
     m = G.start(2, G.rules())
     m = G.apply(m, "trump:C")
-    obs = G.observe(m, G.to_act(m))  # type: ignore[arg-type]
+    obs = G.observe(m, _to_act(m))
     return pb.DecisionRequest.FromString(CODEC.encode_request("x", 1, 2, obs, obs.legal, 1, 1))
 
 
@@ -90,7 +99,8 @@ def _request() -> pb.DecisionRequest:
     (lambda r: r.legal.add(text="close"), "close"),
     (lambda r: r.sixtysix.SetInParent(), "three_handed"),
 ])
-def test_malformed_requests_are_refused_in_one_line(spoil, word: str) -> None:  # type: ignore[no-untyped-def]
+def test_malformed_requests_are_refused_in_one_line(spoil: Callable[[pb.DecisionRequest], object],
+                                                    word: str) -> None:
     req = _request()
     spoil(req)
     with pytest.raises(WireError) as e:

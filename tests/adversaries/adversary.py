@@ -49,6 +49,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import cast
 
 import grpc
 
@@ -90,11 +91,11 @@ def spin() -> None:
 
 def bad_action(kind: str, req: pb.DecisionRequest) -> pb.Action:
     if kind == "kind":
-        return pb.Action(kind=42)
+        return pb.Action(kind=cast(pb.ActionKind, 42))  # enum numbers the schema does not define (proto3 enums are open)
     if kind == "rank":
-        return pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=1, rank=14))
+        return pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(suit=pb.SUIT_CLUBS, rank=cast(pb.Rank, 14)))
     if kind == "suit":
-        return pb.Action(kind=pb.ACTION_KIND_MARRY, suit=7)
+        return pb.Action(kind=pb.ACTION_KIND_MARRY, suit=cast(pb.Suit, 7))
     if kind == "utf8":
         return pb.Action(text="\u2660\x00" * 50)
     if kind == "unknown":
@@ -182,10 +183,10 @@ def answer(mode: str, arg: str, req: pb.DecisionRequest, out: queue.Queue[bytes 
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         time.sleep(600)
     elif mode == "illegal":
-        legal = {a.card.text for a in req.legal}
-        bad = next(c for c in CARD_STR if c not in legal)
+        playable = {a.card.text for a in req.legal}
+        bad = CARD_STR.index(next(c for c in CARD_STR if c not in playable))
         reply.reply.action.CopyFrom(pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(
-            suit=CARD_STR.index(bad) // 6 + 1, rank=CARD_STR.index(bad) % 6 + 1)))
+            suit=pb.Suit.Name(bad // 6 + 1), rank=pb.Rank.Name(bad % 6 + 1))))
     elif mode == "badaction":
         reply.reply.action.CopyFrom(bad_action(arg, req))
     elif mode == "wrongid":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -19,7 +20,7 @@ from harness.strategies_four_handed import greedy_action  # noqa: E402
 class FourHandedGreedy:
     games = ("four_handed",)
 
-    def act(self, obs: Observation) -> str:
+    def act(self, obs: Any) -> str:
         if not isinstance(obs, Observation) or obs.move_ms <= 0:
             return "not-the-observation"  # an illegal reply: the match forfeits and the test fails
         return greedy_action(obs)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # when the harness is not installed
 
@@ -18,7 +19,7 @@ from harness.strategies_three_handed import greedy_action  # noqa: E402
 class Greedy3H:
     games: tuple[str, ...] = ("three_handed",)
 
-    def act(self, obs) -> str:  # type: ignore[no-untyped-def]
+    def act(self, obs: Any) -> str:
         return greedy_action(obs)
 
 

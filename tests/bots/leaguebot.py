@@ -20,6 +20,7 @@ import queue
 import random
 import sys
 import time
+from collections.abc import Iterator
 
 import grpc
 
@@ -53,7 +54,7 @@ def stream(mode: str, arg: float, first: bool) -> str:
     call = ch.stream_stream(METHOD, request_serializer=None, response_deserializer=pb.ArenaMessage.FromString)
     out: queue.Queue[bytes | None] = queue.Queue()
 
-    def outgoing():  # type: ignore[no-untyped-def]
+    def outgoing() -> Iterator[bytes]:
         while (item := out.get()) is not None:
             yield item
 

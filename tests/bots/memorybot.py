@@ -14,6 +14,7 @@ import queue
 import socket
 import sys
 import zlib
+from collections.abc import Iterator
 
 import grpc
 
@@ -102,7 +103,7 @@ def main() -> None:
     call = channel.stream_stream(METHOD, request_serializer=None, response_deserializer=pb.ArenaMessage.FromString)
     out: queue.Queue[bytes | None] = queue.Queue()
 
-    def outgoing():  # type: ignore[no-untyped-def]
+    def outgoing() -> Iterator[bytes]:
         while (item := out.get()) is not None:
             yield item
 

@@ -90,10 +90,10 @@ def answer(mode: str, req: pb.DecisionRequest, start: int, sleep_s: float) -> by
     elif mode == "exit" and misbehave:
         os._exit(3)
     elif mode == "illegal" and misbehave:
-        legal = {a.card.text for a in req.legal}
-        bad = next(c for c in CARD_STR if c not in legal)
+        playable = {a.card.text for a in req.legal}
+        bad = CARD_STR.index(next(c for c in CARD_STR if c not in playable))
         reply.reply.action.CopyFrom(pb.Action(kind=pb.ACTION_KIND_PLAY, card=pb.Card(
-            suit=CARD_STR.index(bad) // 6 + 1, rank=CARD_STR.index(bad) % 6 + 1)))
+            suit=pb.Suit.Name(bad // 6 + 1), rank=pb.Rank.Name(bad % 6 + 1))))
     elif mode == "garbage" and misbehave:
         return b"\xff\xff\xff\xffnot a protobuf"
     elif mode == "malformed" and misbehave:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import queue
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ def main() -> None:
     out.put(hello("wiredump", "1", os.environ["ARENA_TOKEN"], 1, GAMES).SerializeToString())
     matches: dict[str, tuple[Any, Any]] = {}
 
-    def outgoing():  # type: ignore[no-untyped-def]
+    def outgoing() -> Iterator[bytes]:
         while (item := out.get()) is not None:
             yield item
 

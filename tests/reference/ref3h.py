@@ -14,12 +14,14 @@ Judgement calls are marked JUDGEMENT and collected in ``JUDGEMENT_CALLS``.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 SUITS = ["C", "D", "H", "S"]
 RANKS = ["9", "J", "Q", "K", "T", "A"]  # 66-1.2, low to high
 POINTS = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}  # 66-1.3
 CARDS = [r + s for s in SUITS for r in RANKS]
 DEFAULTS = {"match_target": "7", "3h_must_head": "true", "3h_grade": "min"}  # Appendix A
+GRADE_RULES: dict[str, Callable[[list[int]], int]] = {"min": min, "max": max, "sum": sum}  # Appendix A 3h_grade
 NON_DEFAULT = {"3h_must_head": ["false"], "3h_grade": ["max", "sum"]}
 
 # 7.2: d[0..2]->0, d[3..5]->1, d[6..8]->2, d[9..10]->0, d[11..12]->1, d[13..14]->2,
@@ -96,6 +98,7 @@ class RefDeal:
         hand = self.hands[self.to_act]
         led = self.trick[0][1][1]
         trump = self.trump
+        assert trump is not None  # point F: the trump was called at point T
         same = [c for c in hand if c[1] == led]
         trumps = [c for c in hand if c[1] == trump]
         if not self.must_head:  # 7.2 false: follow suit, else trump, else any card
@@ -158,7 +161,7 @@ class RefDeal:
         if action == "claim":
             opp = [(me + 1) % 3, (me + 2) % 3]
             grades = [self.grade(o) for o in opp]
-            self.game_points = {"min": min, "max": max, "sum": sum}[self.grade_rule](grades)
+            self.game_points = GRADE_RULES[self.grade_rule](grades)
             self.winner = me
             self.over = True
             return

@@ -84,7 +84,7 @@ DEFAULT_RULES = {
 # Every value Appendix A lists for each option, the classic default first.  Integer
 # options list the values the appendix names (match_target 7, close_min_talon 2,
 # exchange_min_talon 2 and the tournament 4).
-OPTION_VALUES = {
+OPTION_VALUES: dict[str, list[object]] = {
     "match_target": [7],
     "dealer_rotation": ["winner", "alternate"],
     "tie_carry_over": [False, True],
@@ -192,7 +192,7 @@ class RefDeal:
             self.talon = deck[13:24] + [deck[12]]
             self.trump = suit_of(deck[12])  # 66-1.2 "trump suit never changes"
 
-        self.closed_by = None  # seat that closed (66-10.4)
+        self.closed_by: int | None = None  # seat that closed (66-10.4)
         self.close_opp_tricks = 0  # opponent's tricks at closing (66-10.4)
         self.close_opp_points = 0  # opponent's counted points at closing (66-10.4)
 
@@ -200,26 +200,26 @@ class RefDeal:
         self.card_points = [0, 0]
         self.declared = [0, 0]  # declared marriage points (66-9.5: pending until a trick)
         self.bonus = [0, 0]  # last-trick bonus (66-12.2)
-        self.last_trick_winner = None
+        self.last_trick_winner: int | None = None
 
         # Decision point (66-5): "L", "D", "R", "F", "E" or "over".
         self.point = "L"
-        self.to_act = 0  # 66-4.5 the non-dealer leads the first trick
+        self.to_act: int | None = 0  # 66-4.5 the non-dealer leads the first trick
         self.leader = 0
-        self.lead_card = None
+        self.lead_card: str | None = None
         self.lead_phase2 = False
 
         # Per-turn bookkeeping of the player on lead (66-5.1 "each at most once").
         # JUDGEMENT J1: a "turn" runs from winning a trick (point D) to playing the
         # lead card (point L), so a marriage declared at D (pre_draw_declarations)
         # still restricts the lead at L and forbids a second marriage.
-        self.turn_married_suit = None
+        self.turn_married_suit: str | None = None
         self.turn_exchanged = False
 
         # Result
-        self.winner = None
+        self.winner: int | None = None
         self.game_points = 0
-        self.row = None
+        self.row: int | None = None
 
         self._maybe_auto_claim()
 
@@ -236,6 +236,12 @@ class RefDeal:
         other.declared = list(self.declared)
         other.bonus = list(self.bonus)
         return other
+
+    @property
+    def actor(self) -> int:
+        # The seat to act; ``to_act`` is None only once the deal is over.
+        assert self.to_act is not None
+        return self.to_act
 
     def opponent(self, seat: int) -> int:
         return 1 - seat
@@ -311,18 +317,19 @@ class RefDeal:
             return False
         if self.turn_exchanged:
             return False
-        return self.exchange_conditions_basic(self.to_act)
+        return self.exchange_conditions_basic(self.actor)
 
     def can_exchange_as_follower(self) -> bool:
         # 66-8.5 exchange_by_non_leader: the follower may exchange at point F before
         # playing, under the same other conditions (open talon, min talon, trick).
         if self.point != "F" or not self.rules["exchange_by_non_leader"]:
             return False
-        return self.exchange_conditions_basic(self.to_act)
+        return self.exchange_conditions_basic(self.actor)
 
     def can_exchange_at_R(self) -> bool:
         # 66-8.3: the closer's opponent, holding the exchangeable trump, immediately after
         # the close.  exchange_min_talon applies at point R too (1.17 comment).
+        assert self.closed_by is not None  # only reached from _close
         seat = self.opponent(self.closed_by)
         mode = self.rules["exchange_on_opponent_close"]
         if mode == "none":
@@ -337,7 +344,7 @@ class RefDeal:
 
     def can_marry(self, suit: str) -> bool:
         # 66-9.2 / 66-9.3 / 66-9.6 and 1.17 can_marry.
-        seat = self.to_act
+        seat = self.actor
         if self.point == "L":
             pass
         elif self.point == "D":
@@ -361,10 +368,11 @@ class RefDeal:
 
     def follow_options(self) -> list[str]:
         # 66-6.2 (phase 1: anything) and 66-6.3 (phase 2 duties).
-        hand = self.hands[self.to_act]
+        hand = self.hands[self.actor]
         if not self.lead_phase2:
             return list(hand)
         led = self.lead_card
+        assert led is not None  # point F: a card has been led
         same_suit = [c for c in hand if suit_of(c) == suit_of(led)]
         if same_suit:
             if self.rules["phase2_must_head"]:
@@ -399,7 +407,7 @@ class RefDeal:
         acts.append("claim")  # 66-11.2: always offered to the player on lead
         if p == "D":
             acts.append("draw")  # 66-5.4 item 2
-            if self.can_close(self.to_act):
+            if self.can_close(self.actor):
                 acts.append("close")
             if self.can_exchange_on_lead():
                 acts.append("exchange")
@@ -408,7 +416,7 @@ class RefDeal:
                     acts.append("marry:" + s)
             return sorted(acts)
         # point L
-        hand = self.hands[self.to_act]
+        hand = self.hands[self.actor]
         if self.turn_married_suit is None:
             acts.extend(hand)  # 66-6.1
         else:
@@ -419,7 +427,7 @@ class RefDeal:
         for s in SUITS:
             if self.can_marry(s):
                 acts.append("marry:" + s)
-        if self.can_close(self.to_act):
+        if self.can_close(self.actor):
             acts.append("close")
         return sorted(acts)
 
@@ -428,7 +436,7 @@ class RefDeal:
     def act(self, action: str) -> None:
         if action not in self.legal():
             raise ValueError(f"illegal action {action!r} at point {self.point}")
-        seat = self.to_act
+        seat = self.actor
         p = self.point
         if action == "claim":
             self._claim(seat)
@@ -473,7 +481,7 @@ class RefDeal:
 
     def _draw(self) -> None:
         # 66-7.1 / 66-7.2: winner takes the top card, loser the next (last: trump card).
-        w = self.to_act
+        w = self.actor
         self.hands[w].append(self.talon.pop(0))
         self.hands[self.opponent(w)].append(self.talon.pop(0))
         self.point = "L"
@@ -494,7 +502,7 @@ class RefDeal:
             self.to_act = seat
 
     def _lead(self, card: str) -> None:
-        seat = self.to_act
+        seat = self.actor
         self.hands[seat].remove(card)
         self.lead_card = card
         # 66-6.4: the phase is fixed when the trick is led.
@@ -504,9 +512,10 @@ class RefDeal:
         self.to_act = self.opponent(seat)
 
     def _follow(self, card: str) -> None:
-        follower = self.to_act
+        follower = self.actor
         leader = self.leader
         led = self.lead_card
+        assert led is not None  # point F: a card has been led
         self.hands[follower].remove(card)
         # 66-6.5 trick winner
         if suit_of(card) == suit_of(led):
@@ -540,9 +549,9 @@ class RefDeal:
         if (
             self.rules["auto_claim"]
             and self.point in ("L", "D", "E")
-            and self.counted(self.to_act) >= 66
+            and self.counted(self.actor) >= 66
         ):
-            self._claim(self.to_act)
+            self._claim(self.actor)
 
     # ---------------------------------------------------------------- scoring
 
