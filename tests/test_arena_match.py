@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena_util import bot, groups, match, survivors, with_arena
-from harness.arena import Cause, Clock, Entrant, Session, play_match
+from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, Session, play_match
 from harness.arena.commands import cmd_replay
 from harness.arena.process import argv_of
 from harness.arena.record import deterministic, read, verify
@@ -19,7 +19,7 @@ from harness.games.sixtysix.options import Rules
 
 
 def test_full_match_between_two_bots(tmp_path: Path) -> None:
-    async def go(arena):
+    async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         a, b = Entrant("alice", bot("random"), arena=arena), Entrant("bob", bot("random"), arena=arena)
         return await match(arena, a, b, seed=11, record_dir=tmp_path)
 
@@ -37,7 +37,7 @@ def test_full_match_between_two_bots(tmp_path: Path) -> None:
 
 
 def test_full_match_over_a_unix_socket(tmp_path: Path) -> None:
-    async def go(arena):
+    async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         a, b = Entrant("a", bot("random"), arena=arena), Entrant("b", bot("random"), arena=arena)
         return await match(arena, a, b, seed=3, rules=Rules(match_target=3))
 
@@ -47,7 +47,7 @@ def test_full_match_over_a_unix_socket(tmp_path: Path) -> None:
 
 
 def test_same_seed_gives_the_same_record(tmp_path: Path) -> None:
-    async def go(arena, out):
+    async def go(arena: Arena, out: Path) -> tuple[MatchResult, list[int]]:
         a, b = Entrant("a", bot("random"), arena=arena), Entrant("b", bot("random"), arena=arena)
         return await match(arena, a, b, seed=2024, record_dir=out, match_id="same")
 
@@ -75,7 +75,7 @@ MISBEHAVIOUR = [
 @pytest.mark.parametrize("mode,cause,detail,clock", MISBEHAVIOUR, ids=[m[0].split()[0] for m in MISBEHAVIOUR])
 def test_misbehaviour_is_a_recorded_forfeit(tmp_path: Path, mode: str, cause: Cause, detail: str,
                                             clock: Clock) -> None:
-    async def go(arena):
+    async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         a = Entrant("good", bot("random"), arena=arena)
         # 1 s to say Hello only where never saying it is the point: on a busy machine a bot can take
         # longer than that to start, and would then be recorded as no_hello instead of its misdeed
@@ -99,7 +99,7 @@ def test_misbehaviour_is_a_recorded_forfeit(tmp_path: Path, mode: str, cause: Ca
 def test_time_past_the_move_limit_comes_out_of_the_bank(tmp_path: Path) -> None:
     clock = Clock(move_ms=30, bank_ms=200, grace_ms=10)
 
-    async def go(arena):
+    async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         a = Entrant("fast", bot("random"), arena=arena)
         b = Entrant("slow", bot("sleep 0.06"), arena=arena)
         return await match(arena, a, b, seed=9, record_dir=tmp_path, clock=clock)
@@ -112,7 +112,7 @@ def test_time_past_the_move_limit_comes_out_of_the_bank(tmp_path: Path) -> None:
 
 
 def test_one_process_serves_concurrent_matches_and_is_restarted_after_a_crash(tmp_path: Path) -> None:
-    async def go(arena):
+    async def go(arena: Arena) -> tuple[list[MatchResult], list[int], list[int], MatchResult, MatchResult, int, list[int]]:
         a = Entrant("a", bot("random"), arena=arena)
         b = Entrant("b", bot("random"), arena=arena)
         crashy = Entrant("crashy", bot("exit 3"), arena=arena)
@@ -136,11 +136,13 @@ def test_one_process_serves_concurrent_matches_and_is_restarted_after_a_crash(tm
 
 
 def test_remote_bot_connects_with_its_token() -> None:
-    async def go(arena):
+    async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         a = Entrant("local", bot("random"), arena=arena)
         r = Entrant.parse("remote:friend", arena=arena, hello_s=10.0)
+        token, address = r.token, arena.address
+        assert token is not None and address is not None
         proc = await asyncio.create_subprocess_exec(
-            *argv_of(bot("random")), env={"ARENA_ADDRESS": arena.address, "ARENA_TOKEN": r.token,
+            *argv_of(bot("random")), env={"ARENA_ADDRESS": address, "ARENA_TOKEN": token,
                                          **os.environ}, start_new_session=True)
         try:
             return await match(arena, a, r, seed=4, rules=Rules(match_target=2))
@@ -153,7 +155,7 @@ def test_remote_bot_connects_with_its_token() -> None:
 
 
 def test_cancelled_match_is_recorded_as_interrupted(tmp_path: Path) -> None:
-    async def go(arena):
+    async def go(arena: Arena) -> list[int]:
         a, b = Entrant("a", bot("random"), arena=arena), Entrant("b", bot("sleep 0.2"), arena=arena)
         task = asyncio.create_task(play_match((a, b), match_id="int", seed=1, rules=Rules(), record_dir=tmp_path))
         await asyncio.sleep(1.0)
@@ -170,8 +172,9 @@ def test_cancelled_match_is_recorded_as_interrupted(tmp_path: Path) -> None:
     assert survivors(pgids) == []
 
 
-def test_replay_verifies_a_record_and_reports_the_first_divergence(tmp_path: Path, capsys) -> None:
-    async def go(arena):
+def test_replay_verifies_a_record_and_reports_the_first_divergence(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         a, b = Entrant("a", bot("random"), arena=arena), Entrant("b", bot("random"), arena=arena)
         return await match(arena, a, b, seed=8, record_dir=tmp_path)
 
@@ -205,7 +208,7 @@ def test_full_match_between_two_sample_bots(tmp_path: Path) -> None:
     if not (sample / "random_bot.py").exists() or not (sample / "greedy_bot.py").exists():
         pytest.skip("sample bots not written yet")
 
-    async def go(arena):
+    async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         a = Entrant("random", f"python {sample / 'random_bot.py'}", arena=arena)
         b = Entrant("greedy", f"python {sample / 'greedy_bot.py'}", arena=arena)
         return await match(arena, a, b, seed=66, record_dir=tmp_path)
@@ -222,7 +225,7 @@ def test_a_late_reply_after_a_timeout_leaves_the_session_usable() -> None:
     from harness.games.sixtysix.observe import observe
     from harness.wire.convert import request_to_pb
 
-    async def go(arena):
+    async def go(arena: Arena) -> tuple[object, object, bool, list[int]]:
         e = Entrant("sleepy", bot("sleep 0.15"), arena=arena)
         try:
             session = await e.ensure()

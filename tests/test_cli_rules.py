@@ -20,13 +20,13 @@ DECK = "AH TH KH 9H QS KC QH JC 9D AC TD JD KS AS TS JS KD QD AD 9C QC TC 9S JH"
 SCH_DECK = "JS KH QH AH TH KC AS TC JD QC JC TS KS QS AD TD KD QD JH AC"
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
 
-def test_run_prints_the_position(capsys) -> None:
+def test_run_prints_the_position(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "run", "sixtysix", "--deck", DECK, "--actions", "AH 9H")
     assert code == 0 and err == ""
     assert json.loads(out) == {
@@ -35,7 +35,7 @@ def test_run_prints_the_position(capsys) -> None:
     }
 
 
-def test_run_a_finished_deal(capsys) -> None:
+def test_run_a_finished_deal(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "run", "sixtysix", "--deck", DECK, "--actions", "AH 9H claim")
     assert json.loads(out) == {
         "to_act": None, "legal": [], "points": [11, 0], "tricks": [1, 0], "talon": 12, "over": True,
@@ -43,13 +43,13 @@ def test_run_a_finished_deal(capsys) -> None:
     }
 
 
-def test_rule_options_change_the_result(capsys) -> None:
+def test_rule_options_change_the_result(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "rules", "run", "sixtysix", "--deck", DECK, "--actions", "AH 9H claim",
                     "--rule", "false_claim_points=two_or_three")
     assert json.loads(out)["game_points"] == 3  # T58 alternative: B had no trick
 
 
-def test_perft_counts(capsys) -> None:
+def test_perft_counts(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "perft", "sixtysix", "--deck", DECK, "--depth", "3")
     assert code == 0 and int(out) == perft(deal(parse_deck(DECK)), 3)
     _, out, _ = run(capsys, "rules", "perft", "sixtysix", "--deck", DECK, "--actions", "AH 9H claim", "--depth", "4")
@@ -70,21 +70,21 @@ def test_perft_counts(capsys) -> None:
         (["--deck", DECK, "--rule", "match_target=seven"], "'seven'"),
     ],
 )
-def test_bad_input_is_one_line_and_status_2(capsys, argv, token) -> None:
+def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], argv: list[str], token: str) -> None:
     for cmd in (["rules", "run", "sixtysix"], ["rules", "perft", "sixtysix", "--depth", "2"]):
         code, out, err = run(capsys, *cmd, *argv)
         assert code == 2 and out == ""
         assert err.count("\n") == 1 and token in err
 
 
-def test_unknown_game_and_missing_deck(capsys) -> None:
+def test_unknown_game_and_missing_deck(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "run", "schafkopf", "--deck", DECK)
     assert code == 2 and out == "" and "'schafkopf'" in err and err.count("\n") == 1
     code, out, err = run(capsys, "rules", "run", "sixtysix")
     assert code == 2 and out == "" and "--deck" in err and err.count("\n") == 1
 
 
-def test_schnapsen_run_uses_the_pack_and_the_preset(capsys) -> None:
+def test_schnapsen_run_uses_the_pack_and_the_preset(capsys: pytest.CaptureFixture[str]) -> None:
     """SCH-2 deal (talon 10); SCH-5 trump-jack exchange at the first lead without a trick."""
     code, out, err = run(capsys, "rules", "run", "schnapsen", "--deck", SCH_DECK)
     assert code == 0 and err == ""
@@ -96,7 +96,7 @@ def test_schnapsen_run_uses_the_pack_and_the_preset(capsys) -> None:
     assert "exchange" not in json.loads(out)["legal"]  # an option still overrides the preset (7.1)
 
 
-def test_schnapsen_close_only_after_drawing(capsys) -> None:
+def test_schnapsen_close_only_after_drawing(capsys: pytest.CaptureFixture[str]) -> None:
     """SCH-7: B wins KH with AH and may not close before drawing; close_before_draw=true allows it."""
     _, out, _ = run(capsys, "rules", "run", "schnapsen", "--deck", SCH_DECK, "--actions", "KH AH")
     assert json.loads(out) == {
@@ -112,7 +112,7 @@ def test_schnapsen_close_only_after_drawing(capsys) -> None:
     assert summary["legal"] == ["JC", "KC", "QC", "TH", "TS", "claim", "close", "marry:C"]
 
 
-def test_schnapsen_marriage_after_close_and_false_claim(capsys) -> None:
+def test_schnapsen_marriage_after_close_and_false_claim(capsys: pytest.CaptureFixture[str]) -> None:
     """Section 7.1: a marriage may follow a close in the same turn; SCH-11: a false claim against a
     trickless opponent pays 3 (and 2 with false_claim_points=flat2)."""
     _, out, _ = run(capsys, "rules", "run", "schnapsen", "--deck", SCH_DECK, "--actions", "close marry:H")
@@ -124,7 +124,7 @@ def test_schnapsen_marriage_after_close_and_false_claim(capsys) -> None:
     assert json.loads(out)["game_points"] == 2
 
 
-def test_schnapsen_perft(capsys) -> None:
+def test_schnapsen_perft(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "perft", "schnapsen", "--deck", SCH_DECK, "--depth", "3")
     expected = perft(deal(parse_deck(SCH_DECK, SCHNAPSEN), registry.get("schnapsen").rules()), 3)
     assert code == 0 and err == "" and int(out) == expected
@@ -147,14 +147,14 @@ def test_schnapsen_perft(capsys) -> None:
         (["--deck", SCH_DECK, "--rule", "three_handed=true"], "'three_handed'"),
     ],
 )
-def test_schnapsen_bad_input_is_one_line_and_status_2(capsys, argv, token) -> None:
+def test_schnapsen_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], argv: list[str], token: str) -> None:
     for cmd in (["rules", "run", "schnapsen"], ["rules", "perft", "schnapsen", "--depth", "2"]):
         code, out, err = run(capsys, *cmd, *argv)
         assert code == 2 and out == ""
         assert err.count("\n") == 1 and token in err
 
 
-def test_a_schnapsen_deck_is_not_a_sixtysix_deck(capsys) -> None:
+def test_a_schnapsen_deck_is_not_a_sixtysix_deck(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "run", "sixtysix", "--deck", SCH_DECK)
     assert code == 2 and out == "" and "20 cards" in err and err.count("\n") == 1
 

@@ -15,7 +15,9 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,7 +26,7 @@ if str(REPO) not in sys.path:  # so that `harness` imports under any pytest mode
     sys.path.insert(0, str(REPO))
 
 from harness.games import registry
-from harness.games.sixtysix import apply, deal, legal_actions, parse_deck, perft, summary
+from harness.games.sixtysix import State, apply, deal, legal_actions, parse_deck, perft, summary
 from harness.games.sixtysix.cards import CLASSIC, SCHNAPSEN, Pack
 from reference.ref66 import CARDS_OF, GAME_DEFAULTS, GAMES, RefDeal, non_default_values
 from reference.ref66 import perft as ref_perft
@@ -44,12 +46,12 @@ def random_deck(rng: random.Random, game: str = "sixtysix") -> list[str]:
     return cards
 
 
-def engine_deal(game: str, cards: list[str], cfg: dict):
+def engine_deal(game: str, cards: list[str], cfg: dict[str, Any]) -> State:
     """The engine's deal as the rules tools build it: the game's pack and preset (section 7.1)."""
     return deal(parse_deck(" ".join(cards), PACKS[game]), registry.get(game).rules(cfg))
 
 
-def test_registry_and_reference_agree_on_games_and_defaults():
+def test_registry_and_reference_agree_on_games_and_defaults() -> None:
     """Appendix A: each game's default rules (the Schnapsen column for schnapsen, SCH-3..SCH-11)."""
     assert registry.ids()[:len(GAMES)] == GAMES  # the family first; other games have their own references
     for g in GAMES:
@@ -59,27 +61,28 @@ def test_registry_and_reference_agree_on_games_and_defaults():
 
 # --------------------------------------------------------------------------- policies
 # Each policy gets (rng, sorted legal actions, reference deal) and returns an action.
+Policy = Callable[[random.Random, list[str], RefDeal], str]
 
 
-def _non_claim(legal):
+def _non_claim(legal: list[str]) -> list[str]:
     return [a for a in legal if a != "claim"]
 
 
-def policy_uniform(rng, legal, ref):
+def policy_uniform(rng: random.Random, legal: list[str], ref: RefDeal) -> str:
     return rng.choice(legal)
 
 
-def policy_claim_66(rng, legal, ref):
+def policy_claim_66(rng: random.Random, legal: list[str], ref: RefDeal) -> str:
     # claim exactly when the player to act has >= 66 counted points
-    if "claim" in legal and ref.counted(ref.to_act) >= 66:
+    if "claim" in legal and ref.counted(ref.actor) >= 66:
         return "claim"
     rest = _non_claim(legal)
     return rng.choice(rest) if rest else "claim"
 
 
-def policy_sometimes_close(rng, legal, ref):
+def policy_sometimes_close(rng: random.Random, legal: list[str], ref: RefDeal) -> str:
     if "claim" in legal:
-        if ref.counted(ref.to_act) >= 66 and rng.random() < 0.8:
+        if ref.counted(ref.actor) >= 66 and rng.random() < 0.8:
             return "claim"
         if rng.random() < 0.04:  # an occasional false/valid claim (rows 3-5)
             return "claim"
@@ -89,8 +92,8 @@ def policy_sometimes_close(rng, legal, ref):
     return rng.choice(rest) if rest else "claim"
 
 
-def policy_never_false_always_draw(rng, legal, ref):
-    if "claim" in legal and ref.counted(ref.to_act) >= 66 and rng.random() < 0.5:
+def policy_never_false_always_draw(rng: random.Random, legal: list[str], ref: RefDeal) -> str:
+    if "claim" in legal and ref.counted(ref.actor) >= 66 and rng.random() < 0.5:
         return "claim"  # sometimes delay a valid claim, to reach played-out deals
     if "draw" in legal:
         return "draw"
@@ -100,10 +103,10 @@ def policy_never_false_always_draw(rng, legal, ref):
     return rng.choice(rest) if rest else "claim"
 
 
-def policy_declarer(rng, legal, ref):
+def policy_declarer(rng: random.Random, legal: list[str], ref: RefDeal) -> str:
     # eagerly exchange and declare marriages (then often close), to stress 66-8 / 66-9 /
     # 66-10 interplay; claim when >= 66, or very rarely falsely.
-    if "claim" in legal and (ref.counted(ref.to_act) >= 66 or rng.random() < 0.02):
+    if "claim" in legal and (ref.counted(ref.actor) >= 66 or rng.random() < 0.02):
         return "claim"
     special = [a for a in legal if a == "exchange" or a.startswith("marry:")]
     if special and rng.random() < 0.9:
@@ -125,7 +128,8 @@ POLICIES = {
 DEALS_PER_POLICY = 150  # x 5 policies = 750 deals per option configuration
 
 
-def play_and_compare(game, cards, cfg, policy, rng):
+def play_and_compare(game: str, cards: list[str], cfg: dict[str, Any], policy: Policy,
+                     rng: random.Random) -> dict[str, Any] | None:
     """Play one deal on both models; return None or a mismatch description."""
     state = engine_deal(game, cards, cfg)
     ref = RefDeal(cards, cfg, game)
@@ -155,7 +159,7 @@ def play_and_compare(game, cards, cfg, policy, rng):
 
 @pytest.mark.parametrize("policy_name", list(POLICIES))
 @pytest.mark.parametrize("game, cfg", CASES, ids=[f"{g}-{cfg_id(c)}" for g, c in CASES])
-def test_random_play_matches_reference(game, cfg, policy_name):
+def test_random_play_matches_reference(game: str, cfg: dict[str, Any], policy_name: str) -> None:
     # the classic seeds are those of the single-game version of this test
     prefix = "" if game == "sixtysix" else game
     seed = sum(map(ord, prefix + cfg_id(cfg) + policy_name)) * 7919
@@ -176,7 +180,7 @@ def test_random_play_matches_reference(game, cfg, policy_name):
         ("schnapsen", ({"last_trick": "bonus10"},), {1, 2, 3, 4, 5, 6, 7, 8}),
     ],
 )
-def test_reference_reaches_all_scoring_rows(game, cfgs, expected):
+def test_reference_reaches_all_scoring_rows(game: str, cfgs: tuple[dict[str, str], ...], expected: set[int]) -> None:
     """Sanity check of the test itself: the policies exercise every scoring row."""
     rows = set()
     rng = random.Random(99)
@@ -190,7 +194,7 @@ def test_reference_reaches_all_scoring_rows(game, cfgs, expected):
     assert rows == expected
 
 
-def test_policies_reach_marriage_after_close_in_schnapsen():
+def test_policies_reach_marriage_after_close_in_schnapsen() -> None:
     """Sanity check: the differential games above do contain a close followed by a marriage in the
     same turn (66-5.1, section 7.1), the behaviour that changed with marriage_in_phase2."""
     rng = random.Random(5)
@@ -210,7 +214,8 @@ def test_policies_reach_marriage_after_close_in_schnapsen():
 # --------------------------------------------------------------------------- perft
 
 
-def random_position(rng, cfg, max_prefix, game="sixtysix"):
+def random_position(rng: random.Random, cfg: dict[str, Any], max_prefix: int,
+                    game: str = "sixtysix") -> tuple[list[str], list[str], State, RefDeal]:
     cards = random_deck(rng, game)
     state = engine_deal(game, cards, cfg)
     ref = RefDeal(cards, cfg, game)
@@ -231,7 +236,7 @@ PERFT_CASES = list(range(20))
 
 @pytest.mark.parametrize("case", PERFT_CASES)
 @pytest.mark.parametrize("game", GAMES)
-def test_perft_matches_reference(game, case):
+def test_perft_matches_reference(game: str, case: int) -> None:
     rng = random.Random(1000 + case + (0 if game == "sixtysix" else 500))
     configs = CONFIGS[game]
     cfg = configs[(case * 5) % len(configs)]
@@ -248,15 +253,15 @@ def test_perft_matches_reference(game, case):
 CLI_PRESENT = (REPO / "harness" / "cli.py").exists()
 
 
-def _rule_args(cfg):
-    out = []
+def _rule_args(cfg: dict[str, Any]) -> list[str]:
+    out: list[str] = []
     for k, v in cfg.items():
         val = str(v).lower() if isinstance(v, bool) else str(v)
         out += ["--rule", f"{k}={val}"]
     return out
 
 
-def _cli(args):
+def _cli(args: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "harness.cli", *args],
         cwd=REPO,
@@ -268,7 +273,7 @@ def _cli(args):
 
 @pytest.mark.skipif(not CLI_PRESENT, reason="harness/cli.py does not exist yet (CLI is issue 2)")
 @pytest.mark.parametrize("game", GAMES)
-def test_cli_matches_reference(game):
+def test_cli_matches_reference(game: str) -> None:
     rng = random.Random(4242 if game == "sixtysix" else 2424)
     configs = CONFIGS[game]
     for i in range(6):
@@ -306,7 +311,8 @@ def deck_from_listing(a_hand: str, b_hand: str, talon: str) -> list[str]:
     return a[0:3] + b[0:3] + a[3:6] + b[3:6] + [t[-1]] + t[:-1]
 
 
-def both(cards, actions, cfg=None, game="sixtysix"):
+def both(cards: list[str], actions: list[str], cfg: dict[str, Any] | None = None,
+         game: str = "sixtysix") -> tuple[State, RefDeal]:
     cfg = cfg or {}
     state = engine_deal(game, cards, cfg)
     ref = RefDeal(cards, cfg, game)
@@ -323,7 +329,7 @@ T30 = deck_from_listing("AS TS QS QH JC 9D", "9S JS KC AC TD JD", "AH TH KH KD Q
 T42 = deck_from_listing("KH QH 9S JC 9D TC", "AH 9H KC AC TD JD", "AS TS JS KD QD AD 9C QC QS TH JH KS")
 
 
-def test_scenario_T22_close_before_draw():
+def test_scenario_T22_close_before_draw() -> None:
     _, ref = both(T22, ["AH", "9H", "close"])
     s = ref.summary()
     assert s["to_act"] == 0 and s["talon"] == 12 and s["points"] == [11, 0]
@@ -331,7 +337,7 @@ def test_scenario_T22_close_before_draw():
     assert "marry:H" not in s["legal"]  # talon closed (66-9.3); no point R (9S in talon)
 
 
-def test_scenarios_T23_to_T25_T37_exchange_marriage_close():
+def test_scenarios_T23_to_T25_T37_exchange_marriage_close() -> None:
     _, ref = both(T23, [])
     assert "exchange" not in ref.legal()  # T23
     _, ref = both(T23, ["AH", "9H"])
@@ -346,7 +352,7 @@ def test_scenarios_T23_to_T25_T37_exchange_marriage_close():
     assert ref.summary()["points"] == [51, 13]
 
 
-def test_scenarios_T30_to_T33_point_R():
+def test_scenarios_T30_to_T33_point_R() -> None:
     _, ref = both(T30, ["close"])
     assert ref.legal() == ["exchange", "pass"] and ref.to_act == 1  # T30
     _, ref = both(T30, ["close", "exchange", "AS"])  # T31
@@ -357,20 +363,20 @@ def test_scenarios_T30_to_T33_point_R():
     assert ref.to_act == 0 and "exchange" not in ref.legal()
 
 
-def test_scenarios_T42_T43_pending_marriage():
+def test_scenarios_T42_T43_pending_marriage() -> None:
     _, ref = both(T42, ["marry:H", "QH", "AH"])
     assert ref.summary()["points"] == [0, 14]  # T42
     _, ref = both(T42, ["marry:H", "QH", "AH", "draw", "9H", "9S"])
     assert ref.summary()["points"] == [20, 14]  # T43
 
 
-def test_point_R_respects_exchange_min_talon():
+def test_point_R_respects_exchange_min_talon() -> None:
     # The winner of trick 6 closes at D (talon = 2) while the opponent holds 9S:
     # point R by default (66-8.3), none with exchange_min_talon = 4 (1.17 comment, 66-8.5).
     cards = "KD 9H 9S AS AC 9D TD KH QC QS AD KC KS JD TS JH TC 9C TH QD JC QH AH JS".split()
     prefix = "9H QS draw JD TD draw KH KC draw QC TC draw TH KD draw AC 9C".split()
     _, ref = both(cards, prefix)
-    closer = ref.to_act
+    closer = ref.actor
     assert ref.point == "D" and len(ref.talon) == 2 and "9S" in ref.hands[1 - closer]
     _, ref = both(cards, prefix + ["close"])
     assert ref.point == "R" and ref.legal() == ["exchange", "pass"]
@@ -378,7 +384,7 @@ def test_point_R_respects_exchange_min_talon():
     assert ref.point == "L" and ref.to_act == closer
 
 
-def test_marriage_after_close_in_the_same_turn():
+def test_marriage_after_close_in_the_same_turn() -> None:
     """66-5.1 / section 7.1: with marriage_in_phase2 a marriage may follow a close in the same turn;
     without it (classic default, 66-9.3, T38) it may not.  Checked on both models.
 

@@ -26,7 +26,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from harness.games import registry  # noqa: E402
-from harness.games.four_handed.engine import apply, legal_actions, perft, summary  # noqa: E402
+from harness.games.four_handed.engine import State, apply, legal_actions, perft, summary  # noqa: E402
 from harness.games.four_handed.observe import observe  # noqa: E402
 from reference.ref4h import (  # noqa: E402
     DEFAULTS, NON_DEFAULT, REFUSED, RefDeal, RefMatch, pack_cards,
@@ -48,18 +48,18 @@ def random_deck(rng: random.Random, pack: int) -> list[str]:
     return cards
 
 
-def engine_deal(deck: list[str], pack: int):
+def engine_deal(deck: list[str], pack: int) -> State:
     return GAME.position(" ".join(deck), [], GAME.rules({"pack": pack}))
 
 
-def test_defaults_match_the_spec():
+def test_defaults_match_the_spec() -> None:
     """7.3 / Appendix A: the game's defaults are the reference's."""
     assert GAME.rules_map(GAME.rules()) == DEFAULTS
     assert GAME.players(GAME.rules()) == 4 and GAME.teams(GAME.rules()) == (0, 1, 0, 1)
 
 
 @pytest.mark.parametrize("pack", PACKS)
-def test_random_play_agrees_with_the_reference(pack: int):
+def test_random_play_agrees_with_the_reference(pack: int) -> None:
     rng = random.Random(1000 + pack)
     deals = 0
     for _ in range(300):
@@ -84,7 +84,7 @@ def test_random_play_agrees_with_the_reference(pack: int):
 
 
 @pytest.mark.parametrize("pack", PACKS)
-def test_perft_agrees_with_the_reference(pack: int):
+def test_perft_agrees_with_the_reference(pack: int) -> None:
     rng = random.Random(7 + pack)
     for i in range(12):
         deck = random_deck(rng, pack)
@@ -104,12 +104,12 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("pack", PACKS)
-def test_cli_agrees_with_the_reference(pack: int):
+def test_cli_agrees_with_the_reference(pack: int) -> None:
     rng = random.Random(3 * pack)
     for _ in range(3):
         deck = random_deck(rng, pack)
         ref = RefDeal(deck, pack)
-        actions = []
+        actions: list[str] = []
         for _ in range(rng.randrange(1, 2 * pack // 3)):
             a = rng.choice(ref.legal())
             ref.act(a)
@@ -124,7 +124,7 @@ def test_cli_agrees_with_the_reference(pack: int):
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=cfg_id)
-def test_matches_agree_with_the_reference(cfg: dict):
+def test_matches_agree_with_the_reference(cfg: dict) -> None:
     rules = GAME.rules(cfg)
     ties = 0
     for seed in range(12 if cfg.get("match_target") != "11" else 4):
@@ -160,13 +160,13 @@ def test_matches_agree_with_the_reference(cfg: dict):
 
 
 @pytest.mark.parametrize("name,value", [(k, v) for k, vs in REFUSED.items() for v in vs])
-def test_refused_values_are_refused_in_one_line(name: str, value: str):
+def test_refused_values_are_refused_in_one_line(name: str, value: str) -> None:
     with pytest.raises(ValueError) as e:
         GAME.rules({name: value})
     assert name in str(e.value) and "\n" not in str(e.value)
 
 
-def test_unknown_options_are_refused():
+def test_unknown_options_are_refused() -> None:
     for name in ("dealer_rotation", "auto_claim", "nope"):
         with pytest.raises(ValueError, match=name):
             GAME.rules({name: "x"})

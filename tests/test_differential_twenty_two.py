@@ -23,6 +23,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from harness.games.twenty_two import GAME  # noqa: E402
+from harness.games.twenty_two.options import Rules  # noqa: E402
 from harness.games.twenty_two.engine import apply, legal_actions, perft, summary  # noqa: E402
 from reference.ref22 import OPTIONS, RefDeal  # noqa: E402
 from reference.ref22 import perft as ref_perft  # noqa: E402
@@ -45,7 +46,7 @@ def random_deck(rng: random.Random, players: int, decks: int) -> list[str]:
     return cards
 
 
-def rules_for(players: int, decks: int, hand: int, cfg: dict):
+def rules_for(players: int, decks: int, hand: int, cfg: dict) -> Rules:
     return GAME.rules({"players": players, "decks": decks, "hand": hand, **cfg})
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from harness.arena.record import verify
 from harness.deals import parse
-from harness.duel import DuelError, Tally, leg_score, legs, sides_of, simulate
+from harness.duel import DuelError, Strategy, Tally, leg_score, legs, sides_of, simulate
 from harness.games.registry import get
 from harness.sprt import Sprt, llr
 from harness.players import greedy_action
@@ -28,15 +28,15 @@ GREEDY = "python sample_bots/greedy_bot.py"
 RANDOM = "python sample_bots/random_bot.py"
 
 
-def rnd(rng: random.Random):
+def rnd(rng: random.Random) -> Strategy:
     return lambda obs: random_action(obs, rng)
 
 
-def greedy(rng: random.Random):
+def greedy(rng: random.Random) -> Strategy:
     return greedy_action
 
 
-def search(rng: random.Random):
+def search(rng: random.Random) -> Strategy:
     return lambda obs: search_action(obs, rng, Budget(samples=2, endgame_samples=1))
 
 

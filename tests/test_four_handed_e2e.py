@@ -12,7 +12,7 @@ from pathlib import Path
 
 from harness.arena import Arena, Entrant, play_match
 from harness.arena.record import read, verify
-from harness.arena.result import Cause
+from harness.arena.result import Cause, MatchResult
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -53,7 +53,7 @@ def test_arena_match_of_four_random_bots_records_and_replays(tmp_path: Path) -> 
 
 
 def test_an_sdk_bot_plays_partners_with_itself_against_random_bots(tmp_path: Path) -> None:
-    async def go():
+    async def go() -> MatchResult:
         arena = Arena()
         await arena.start("127.0.0.1:0")
         es = (Entrant("g1", GREEDY4, arena=arena), Entrant("r1", RANDOM, arena=arena),

@@ -5,6 +5,8 @@ a partner's hand is as hidden as an opponent's, and the built-in players play le
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -23,7 +25,7 @@ GAME = registry.get("four_handed")
 CODEC = codec("four_handed")
 
 
-def observations(pack: int, seeds: range):
+def observations(pack: int, seeds: range) -> Iterator[tuple[Any, int, Observation]]:
     rules = GAME.rules({"pack": pack})
     for seed in seeds:
         rng = random.Random(seed)
@@ -75,7 +77,8 @@ def _request() -> pb.DecisionRequest:
     (lambda r: r.legal.add(text="claim"), "not a four-handed action"),
     (lambda r: r.sixtysix.SetInParent(), "no four_handed observation"),
 ])
-def test_malformed_observations_are_refused_in_one_line(damage, match: str) -> None:
+def test_malformed_observations_are_refused_in_one_line(damage: Callable[[pb.DecisionRequest], object],
+                                                         match: str) -> None:
     req = _request()
     damage(req)
     with pytest.raises(WireError, match=match) as e:

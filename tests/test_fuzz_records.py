@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena_util import bot, match, with_arena
-from harness.arena import Cause, Entrant
+from harness.arena import Arena, Cause, Entrant, MatchResult
 from harness.arena.commands import cmd_replay
 from harness.arena.record import read, read_checked, verify
 
@@ -21,7 +21,7 @@ from harness.arena.record import read, read_checked, verify
 def record(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     out = tmp_path_factory.mktemp("rec")
 
-    async def go(arena):
+    async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         a, b = Entrant("alice", bot("random"), arena=arena), Entrant("bob", bot("random"), arena=arena)
         return await match(arena, a, b, seed=21, record_dir=out)
 
@@ -41,7 +41,7 @@ def write(tmp_path: Path, data: bytes) -> Path:
 
 
 def test_a_record_cut_inside_a_deal_line_reports_it_and_keeps_the_deals_before(record: bytes, tmp_path: Path,
-                                                                                 capsys) -> None:
+                                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     lines = lines_of(record)
     cut = b"\n".join(lines[:3]) + b"\n" + lines[3][: len(lines[3]) // 2]  # header, deals 1-2, half of deal 3
     p = write(tmp_path, cut)
@@ -81,7 +81,8 @@ def test_a_record_cut_at_a_line_boundary_has_no_end_line(record: bytes, tmp_path
     assert rep.divergence == f"no end line after line {deals + 1}: the record is truncated (the {deals} deals in it verify)"
 
 
-def test_a_lost_stderr_line_is_a_warning_not_a_silent_loss(record: bytes, tmp_path: Path, capsys) -> None:
+def test_a_lost_stderr_line_is_a_warning_not_a_silent_loss(record: bytes, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
     p = write(tmp_path, b"\n".join(lines_of(record)[:-1]) + b"\n")
     rep = verify(p)
     assert rep.ok and rep.warnings and "stderr" in rep.warnings[0]
@@ -91,7 +92,8 @@ def test_a_lost_stderr_line_is_a_warning_not_a_silent_loss(record: bytes, tmp_pa
 
 @settings(max_examples=1000, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
-def test_any_truncation_or_byte_damage_is_reported_never_raised(record: bytes, tmp_path_factory, data) -> None:
+def test_any_truncation_or_byte_damage_is_reported_never_raised(record: bytes, tmp_path_factory: pytest.TempPathFactory,
+                                                                 data: st.DataObject) -> None:
     cut = data.draw(st.integers(0, len(record)), label="cut")
     damaged = bytearray(record[:cut])
     for _ in range(data.draw(st.integers(0, 3), label="flips")):

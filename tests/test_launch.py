@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ def _marked(mark: str) -> list[int]:
     return found
 
 
-def _wait(predicate, what: str, limit: float = 60.0) -> None:
+def _wait(predicate: Callable[[], object], what: str, limit: float = 60.0) -> None:
     end = time.monotonic() + limit
     while not predicate():
         assert time.monotonic() < end, what

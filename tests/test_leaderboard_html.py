@@ -79,7 +79,7 @@ def _resolved(page: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def published(tmp_path_factory) -> Path:
+def published(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("lb")
     cmd = [sys.executable, "-m", "harness.cli", "tournament", "--name", "html", "--rounds", "2", "--seed", "3",
            "--db", str(tmp / "arena.db"), "--out", str(tmp / "run")]
@@ -97,7 +97,7 @@ def published(tmp_path_factory) -> Path:
     return out / "html"
 
 
-def test_page_renders_ranking_crosstable_and_chart(published, tmp_path):
+def test_page_renders_ranking_crosstable_and_chart(published: Path, tmp_path: Path) -> None:
     doc = json.loads((published / "leaderboard.json").read_text())
     order = [r["name"] for r in doc["standings"]]
     dom_text, requests = _chromium(published / "leaderboard.html", tmp_path, "page")
@@ -117,12 +117,12 @@ def test_page_renders_ranking_crosstable_and_chart(published, tmp_path):
     assert all((published / link).resolve().is_file() for link in dom.links)
 
 
-def test_html_has_no_external_references(published):
+def test_html_has_no_external_references(published: Path) -> None:
     html = (published / "leaderboard.html").read_text()
     assert not re.search(r"https?:|//[a-z]|@import|url\(|<script|<link|<img|<iframe", html, re.I)
 
 
-def test_the_network_check_catches_a_request(tmp_path):
+def test_the_network_check_catches_a_request(tmp_path: Path) -> None:
     # Control: the same check must see a page that does load something.
     page = tmp_path / "control.html"
     page.write_text('<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"></body></html>')

@@ -42,7 +42,7 @@ def _text(renderable: RenderableType) -> str:
     return out.getvalue()
 
 
-def test_every_renderer_shows_the_spec_columns_in_order():
+def test_every_renderer_shows_the_spec_columns_in_order() -> None:
     b = _board()
     COLUMNS = columns(b)  # a two-player board: duplicate pairs, no places
     assert [c.key for c in COLUMNS if c.key in ("pairs", "places")] == ["pairs"]
@@ -65,7 +65,7 @@ def test_every_renderer_shows_the_spec_columns_in_order():
     assert "cyd (provisional)" in "\n".join(md) and "cyd (provisional)" in _text(terminal.standings_table(b))
 
 
-def test_the_league_table_uses_the_spec_and_marks_entrants():
+def test_the_league_table_uses_the_spec_and_marks_entrants() -> None:
     from harness.league.board import to_pb  # the protobuf form the league service sends
 
     b = _board()
@@ -77,7 +77,7 @@ def test_the_league_table_uses_the_spec_and_marks_entrants():
     assert "timeout 1" in text and "(provisional)" not in text  # marked in its own column
 
 
-def test_the_game_and_its_rules_are_named_in_every_rendering():
+def test_the_game_and_its_rules_are_named_in_every_rendering() -> None:
     b = _board({"game": "schnapsen", "game_title": "Schnapsen", "rule_changes": ["marriage_in_phase2=true"],
                 "entrants": [{"name": n} for n in NAMES]})
     md = markdown.render(b)
@@ -91,7 +91,7 @@ def test_the_game_and_its_rules_are_named_in_every_rendering():
     assert "game: Schnapsen" in term and "rules: marriage_in_phase2=true" in term
 
 
-def test_a_board_without_game_meta_is_sixty_six_with_default_rules():
+def test_a_board_without_game_meta_is_sixty_six_with_default_rules() -> None:
     b = _board()
     assert "game: Sixty-Six · default rules" in markdown.render(b)
     assert "game: <b>Sixty-Six</b>" in page.render(b) and "default rules" in page.render(b)
@@ -100,7 +100,7 @@ def test_a_board_without_game_meta_is_sixty_six_with_default_rules():
     assert "game: Sixty-Six · default rules" in _text(terminal.render(b))
 
 
-def test_json_recomputes_a_team_game():
+def test_json_recomputes_a_team_game() -> None:
     # four seats in two teams: teams are part of the outcome, so the document must keep them
     names = ["n", "e", "s", "w"]
     played = [Played(k, f"m{k}", f"p{k}", ("n", "e", "s", "w"), (0, 1, 0, 1) if k % 3 else (1, 0, 1, 0),
@@ -115,7 +115,7 @@ def test_json_recomputes_a_team_game():
     assert as_singles != b.standings  # so the check above could fail if teams were dropped
 
 
-def test_files_writes_the_three_documents_and_leaves_no_temporaries(tmp_path: Path):
+def test_files_writes_the_three_documents_and_leaves_no_temporaries(tmp_path: Path) -> None:
     b = _board()
     out = tmp_path / "new" / "dir"
     paths = files.write(b, out)

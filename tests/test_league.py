@@ -135,7 +135,7 @@ class League:
 
 
 @pytest.fixture
-def procs():
+def procs() -> Iterator[list[Proc]]:
     started: list[Proc] = []
     yield started
     for p in reversed(started):

@@ -28,12 +28,12 @@ def _modules() -> dict[str, set[str]]:
     return {str(p.relative_to(HARNESS.parent)): _imports(p) for p in sorted(HARNESS.rglob("*.py"))}
 
 
-def test_only_harness_live_imports_rich_live():
+def test_only_harness_live_imports_rich_live() -> None:
     users = [m for m, imps in _modules().items() if any(i == "rich.live" or i.startswith("rich.live.") for i in imps)]
     assert users == ["harness/live.py"]
 
 
-def test_nothing_in_harness_imports_the_cli():
+def test_nothing_in_harness_imports_the_cli() -> None:
     mods = _modules()
     assert "harness.live.live_display" in mods["harness/tournament/commands.py"]  # the check sees lazy imports
     assert "harness.league.server.serve" in mods["harness/league/commands.py"]  # and relative ones

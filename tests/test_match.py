@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import random
 
-from harness.games.sixtysix.match import match_apply, player_of, start_match
+from harness.games.sixtysix.match import Match, match_apply, player_of, start_match
 from harness.games.sixtysix.observe import observe
 from harness.games.sixtysix.options import Rules
 from harness.strategies import greedy_action, random_action
 
 
-def play(seed: int, rules: Rules = Rules()):
+def play(seed: int, rules: Rules = Rules()) -> Match:
     rng = random.Random(seed)
     m = start_match(seed, rules)
     while m.winner is None:
@@ -21,7 +21,7 @@ def play(seed: int, rules: Rules = Rules()):
     return m
 
 
-def transcript(m) -> str:
+def transcript(m: Match) -> str:
     return json.dumps([[r.deal_no, r.dealer, list(r.deck), list(r.actions), r.winner, r.game_points, r.row]
                        for r in m.results])
 
@@ -36,7 +36,7 @@ def test_match_ends_at_target_and_scores_add_up() -> None:
     for seed in range(60):
         for rules in (Rules(), Rules(dealer_rotation="alternate", tie_carry_over=True)):
             m = play(seed, rules)
-            assert max(m.scores) >= 7 and m.scores[m.winner] >= 7  # 66-3.1
+            assert m.winner is not None and max(m.scores) >= 7 and m.scores[m.winner] >= 7  # 66-3.1
             assert m.scores[1 - m.winner] < 7
             assert sum(r.game_points for r in m.results if r.winner is not None) == sum(m.scores)
             for r in m.results:
@@ -54,7 +54,7 @@ def test_dealer_rotation() -> None:
             assert nxt.dealer == 1 - prev.dealer
 
 
-def _hands_by_player(m) -> dict[int, tuple[frozenset[int], frozenset[int]]]:
+def _hands_by_player(m: Match) -> dict[int, tuple[frozenset[int], frozenset[int]]]:
     """For each deal of a match, the six cards each player was dealt (by player index)."""
     out = {}
     for r in m.results:

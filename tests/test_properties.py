@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from harness.games.sixtysix import (
     IllegalAction,
     Rules,
+    State,
     apply,
     card_str,
     cards_of,
@@ -51,7 +52,7 @@ def popcount(x: int) -> int:
     return bin(x).count("1")
 
 
-def choose(s, policy: str, rng: random.Random) -> str:
+def choose(s: State, policy: str, rng: random.Random) -> str:
     acts = legal_actions(s)
     me = s.to_act
     if policy == "anything":
@@ -102,7 +103,7 @@ def follower_wins(led: str, card: str, trump: str) -> bool:
 class Tally:
     """Independent bookkeeping from the actions alone."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.tricks = [0, 0]
         self.cards = [0, 0]
         self.marr = [0, 0]
@@ -122,7 +123,7 @@ class Tally:
         return 2 if self.counted(loser) < 33 else 1
 
 
-def expected_outcome(t: Tally, action: str, actor: int, r: Rules):
+def expected_outcome(t: Tally, action: str, actor: int, r: Rules) -> tuple[int | None, int, int]:
     """(winner, game points, row) by 66-13.1, from the tally."""
     opp = 1 - actor
     if action == "claim":
@@ -156,7 +157,7 @@ def expected_outcome(t: Tally, action: str, actor: int, r: Rules):
     return w, (t.grade(1 - w) if r.played_out_scoring == "graded" else 1), 7
 
 
-def run_deal(deck, rules: Rules, policy: str, seed: int):
+def run_deal(deck: tuple[int, ...], rules: Rules, policy: str, seed: int) -> tuple[State, Tally, list[State]]:
     """Play one deal, checking invariants at every step; returns (final state, tally, states)."""
     rng = random.Random(seed)
     s = deal(deck, rules)
@@ -257,14 +258,14 @@ def run_deal(deck, rules: Rules, policy: str, seed: int):
 @settings(SETTINGS, max_examples=1500)
 @given(deck=st.permutations(range(24)), seed=st.integers(0, 2**32 - 1),
        policy=st.sampled_from(POLICIES), rules=st.sampled_from(RULESETS))
-def test_invariants_under_random_play(deck, seed, policy, rules):
+def test_invariants_under_random_play(deck: list[int], seed: int, policy: str, rules: Rules) -> None:
     """66-1.16, 66-5.4, 66-6.3, 66-6.5, 66-7.1, 66-13.1: invariants and independent scoring, random play."""
     run_deal(tuple(deck), rules, policy, seed)
 
 
 @settings(SETTINGS, max_examples=600)
 @given(deck=st.permutations(range(24)), seed=st.integers(0, 2**32 - 1))
-def test_unclosed_played_out_totals(deck, seed):
+def test_unclosed_played_out_totals(deck: list[int], seed: int) -> None:
     """66-12.4: an unclosed deal played out has 120 card points in 12 tricks and 130 + counted marriages."""
     s, t, _ = run_deal(tuple(deck), Rules(), "never_claim", seed)
     assert s.closed_by == -1 and s.history[-1][1] == "finish"
@@ -273,12 +274,12 @@ def test_unclosed_played_out_totals(deck, seed):
     counted_marr = sum(s.marriages[i] for i in (0, 1) if s.tricks[i])
     assert counted_points(s, 0) + counted_points(s, 1) == 130 + counted_marr
     assert s.bonus_to in (0, 1)
-    assert s.outcome.row in (7, 8)
+    assert s.outcome is not None and s.outcome.row in (7, 8)
 
 
 @settings(SETTINGS, max_examples=600)
 @given(deck=st.permutations(range(24)), seed=st.integers(0, 2**32 - 1))
-def test_closed_played_out_totals(deck, seed):
+def test_closed_played_out_totals(deck: list[int], seed: int) -> None:
     """66-12.4, 66-10.3, 66-12.2: in a closed deal played out the talon cards are never played; no bonus."""
     rng = random.Random(seed)
     s = deal(tuple(deck))
@@ -305,10 +306,10 @@ def test_closed_played_out_totals(deck, seed):
 @settings(SETTINGS, max_examples=600)
 @given(deck=st.permutations(range(24)), seed=st.integers(0, 2**32 - 1),
        policy=st.sampled_from(POLICIES), rules=st.sampled_from(RULESETS), cut=st.floats(0, 1))
-def test_replay_round_trip(deck, seed, policy, rules, cut):
+def test_replay_round_trip(deck: list[int], seed: int, policy: str, rules: Rules, cut: float) -> None:
     """A state is a function of deck, rules and its action history (replay)."""
-    deck = tuple(deck)
-    s, _, states = run_deal(deck, rules, policy, seed)
-    assert replay(deck, [a for _, a in s.history], rules) == s
+    cards = tuple(deck)
+    s, _, states = run_deal(cards, rules, policy, seed)
+    assert replay(cards, [a for _, a in s.history], rules) == s
     mid = states[int(cut * (len(states) - 1))]
-    assert replay(deck, [a for _, a in mid.history], rules) == mid
+    assert replay(cards, [a for _, a in mid.history], rules) == mid

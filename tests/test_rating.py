@@ -3,14 +3,15 @@
 import json
 import math
 import random
+from typing import Any
 
 import pytest
 import trueskill
 
 from harness.leaderboard import Board, feed
 from harness.rating import Model, Played, p_above, rate, standings, two_player, update, wilson, win_probability
-from harness.tournament.local import greedy_strategy, play_schedule, random_strategy
-from harness.tournament.schedule import round_robin
+from harness.tournament.local import Strategy, greedy_strategy, play_schedule, random_strategy
+from harness.tournament.schedule import Pairing, round_robin
 
 
 def _pair(players: tuple[str, ...]) -> tuple[str, str]:
@@ -18,9 +19,9 @@ def _pair(players: tuple[str, ...]) -> tuple[str, str]:
     return a, b
 
 
-def _random_results(names, rounds=2, seed=0):
+def _random_results(names: list[str], rounds: int = 2, seed: int = 0) -> list[Played]:
     rng = random.Random(seed)
-    out = []
+    out: list[Played] = []
     for p in round_robin(names, rounds, seed):
         w = rng.randrange(2)
         scores = [rng.randrange(7), rng.randrange(7)]
@@ -29,7 +30,7 @@ def _random_results(names, rounds=2, seed=0):
     return out
 
 
-def test_winner_rises_loser_falls_and_draws_are_impossible():
+def test_winner_rises_loser_falls_and_draws_are_impossible() -> None:
     env = Model().env()
     assert env.draw_probability == 0
     ratings = {"a": env.create_rating(), "b": env.create_rating()}
@@ -38,7 +39,7 @@ def test_winner_rises_loser_falls_and_draws_are_impossible():
     assert ratings["a"].sigma < 25 / 3 and ratings["b"].sigma < 25 / 3
 
 
-def test_standings_do_not_depend_on_completion_order():
+def test_standings_do_not_depend_on_completion_order() -> None:
     names = ["w", "x", "y", "z"]
     results = _random_results(names, rounds=3)
     first = standings(Model(), names, results)
@@ -49,7 +50,7 @@ def test_standings_do_not_depend_on_completion_order():
         assert again.rows == first.rows and again.history == first.history and again.cross == first.cross
 
 
-def test_fold_order_is_the_schedule_order_not_the_list_order():
+def test_fold_order_is_the_schedule_order_not_the_list_order() -> None:
     # Online TrueSkill depends on update order; folding by seq fixes it.
     a = two_player(0, "m0", "p0", ("x", "y"), 0, (7, 0))
     b = two_player(1, "m1", "p1", ("x", "y"), 1, (0, 7))
@@ -62,16 +63,16 @@ def test_fold_order_is_the_schedule_order_not_the_list_order():
     assert mu1["y"] > mu1["x"] and mu2["x"] > mu2["y"]  # the later win weighs more
 
 
-def test_a_fold_asked_again_with_more_matches_rates_only_the_new_ones_and_equals_a_fresh_fold(monkeypatch):
+def test_a_fold_asked_again_with_more_matches_rates_only_the_new_ones_and_equals_a_fresh_fold(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 18: the live view and the league ask for the board after every few matches."""
     import harness.rating as rating
 
     names = ["w", "x", "y", "z"]
     results = _random_results(names, rounds=4, seed=3)
-    calls = []
+    calls: list[int] = []
     real = trueskill.TrueSkill.rate
 
-    def counting(self, g, ranks=None, **kw):
+    def counting(self: trueskill.TrueSkill, g: Any, ranks: Any = None, **kw: Any) -> Any:
         calls.append(1)
         return real(self, g, ranks=ranks, **kw)
 
@@ -93,11 +94,11 @@ def test_a_fold_asked_again_with_more_matches_rates_only_the_new_ones_and_equals
     assert standings(Model(), names, results).history == fresh.history
 
 
-def test_multiplayer_and_team_outcomes_use_the_same_rate_call(monkeypatch):
-    calls = []
+def test_multiplayer_and_team_outcomes_use_the_same_rate_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[list[int], list[int]]] = []
     real = trueskill.TrueSkill.rate
 
-    def spy(self, groups, ranks=None, **kw):
+    def spy(self: trueskill.TrueSkill, groups: Any, ranks: Any = None, **kw: Any) -> Any:
         calls.append(([len(g) for g in groups], list(ranks)))
         return real(self, groups, ranks=ranks, **kw)
 
@@ -114,7 +115,7 @@ def test_multiplayer_and_team_outcomes_use_the_same_rate_call(monkeypatch):
     assert calls == [([1, 1, 1], [2, 0, 1]), ([2, 2], [1, 0]), ([1, 1], [0, 1])]
 
 
-def test_p_above_is_the_skill_difference_form():
+def test_p_above_is_the_skill_difference_form() -> None:
     a, b = trueskill.Rating(30, 2), trueskill.Rating(26, 1.5)
     z = 4 / math.sqrt(2**2 + 1.5**2)
     assert p_above(a, b) == pytest.approx(0.5 * (1 + math.erf(z / math.sqrt(2))))
@@ -123,7 +124,7 @@ def test_p_above_is_the_skill_difference_form():
     assert 0.5 < win_probability(m, a, b) < p_above(a, b)  # a single match is noisier than the skills
 
 
-def test_wilson_interval():
+def test_wilson_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     lo, hi = wilson(5, 10)
     assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
@@ -131,7 +132,7 @@ def test_wilson_interval():
     assert hi == pytest.approx(1.0) and lo == pytest.approx(0.7225, abs=1e-4)
 
 
-def test_counts_pairs_failures_points_and_crosstable():
+def test_counts_pairs_failures_points_and_crosstable() -> None:
     ps = list(round_robin(["a", "b"], 2, seed=0))
     results = [
         two_player(ps[0].seq, ps[0].match_id, ps[0].pair_id, _pair(ps[0].players), 0, (7, 2)),  # a wins
@@ -153,7 +154,7 @@ def test_counts_pairs_failures_points_and_crosstable():
     assert ra.score == pytest.approx(ra.mu - 3 * ra.sigma)
 
 
-def test_json_leaderboard_recomputes_the_same_standings():
+def test_json_leaderboard_recomputes_the_same_standings() -> None:
     names = ["w", "x", "y", "z"]
     results = _random_results(names, rounds=2, seed=3)
     s = standings(Model(), names, results)
@@ -163,11 +164,11 @@ def test_json_leaderboard_recomputes_the_same_standings():
     assert again.rows == s.rows and again.cross == s.cross
 
 
-def test_the_stronger_sample_strategy_ranks_above_the_weaker():
+def test_the_stronger_sample_strategy_ranks_above_the_weaker() -> None:
     names = ["random", "greedy"]
     pairings = list(round_robin(names, 5, seed=11))
 
-    def make(name, p):
+    def make(name: str, p: Pairing) -> Strategy:
         return greedy_strategy() if name == "greedy" else random_strategy(p.seq)
 
     results = play_schedule(pairings, make)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena_util import match, survivors, with_arena
-from harness.arena import Cause, Clock, Entrant
+from harness.arena import Arena, Cause, Clock, Entrant, MatchResult
 from harness.arena.record import verify
 from harness.games.sixtysix.options import Rules
 
@@ -22,8 +22,9 @@ def py(name: str) -> str:
     return f"{sys.executable} {BOTS / name}"
 
 
-def play(a: str, b: str, tmp_path: Path, *, clock: Clock = Clock(), rules: Rules = Rules(), seed: int = 5):
-    async def go(arena):
+def play(a: str, b: str, tmp_path: Path, *, clock: Clock = Clock(), rules: Rules = Rules(),
+         seed: int = 5) -> MatchResult:
+    async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         ea, eb = Entrant("a", a, arena=arena), Entrant("b", b, arena=arena)
         return await match(arena, ea, eb, seed=seed, clock=clock, rules=rules, record_dir=tmp_path)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -55,7 +56,7 @@ def spec_deck(a: str, b: str, talon: str) -> tuple[int, ...]:
 
 
 def position(a: str, b: str, *, trump_card: str = "KS", drawn: int = 0, talon: str = "",
-             rules: Rules = Rules(), **fields):
+             rules: Rules = Rules(), **fields: Any) -> State:
     """A dealt state with the given hands, talon position and fields (66-4.2 deck layout).
 
     ``talon`` lists face-down talon cards still to be drawn (top first); the rest is filled in.
@@ -75,7 +76,7 @@ def position(a: str, b: str, *, trump_card: str = "KS", drawn: int = 0, talon: s
     return s._replace(hands=(m(a), m(b)), drawn=drawn, **fields)
 
 
-def legal(s) -> set[str]:
+def legal(s: State) -> set[str]:
     return set(legal_actions(s))
 
 
@@ -85,13 +86,14 @@ def outcome(s: State) -> Outcome:
     return s.outcome
 
 
-def play(s, *actions: str):
+def play(s: State, *actions: str) -> State:
     for a in actions:
         s = apply(s, a)
     return s
 
 
-def expected_follow(hand: str, led: str, trump: str, phase2: bool, must_head=True, must_trump=True) -> set[str]:
+def expected_follow(hand: str, led: str, trump: str, phase2: bool, must_head: bool = True,
+                    must_trump: bool = True) -> set[str]:
     """Independent model of 66-6.2 / 66-6.3 on card names."""
     h = hand.split()
     if not phase2:
@@ -106,23 +108,24 @@ def expected_follow(hand: str, led: str, trump: str, phase2: bool, must_head=Tru
     return set(h)
 
 
-def hand_of(s, seat) -> set[str]:
+def hand_of(s: State, seat: int) -> set[str]:
     return set(cards_of(s.hands[seat]))
 
 
-def nhand(s, seat) -> int:
+def nhand(s: State, seat: int) -> int:
     return bin(s.hands[seat]).count("1")
 
 
-def trick_no(s) -> int:
+def trick_no(s: State) -> int:
     """Number of the trick currently being played (1-based)."""
     return s.tricks[0] + s.tricks[1] + 1
 
 
-def random_policy(rng, *, close=False, claim66=True, marry=True, exchange=True):
+def random_policy(rng: random.Random, *, close: bool = False, claim66: bool = True, marry: bool = True,
+                  exchange: bool = True) -> Callable[[State], str]:
     """Random legal play: never claims below 66, closes only if ``close``; finishes at E."""
 
-    def choose(s):
+    def choose(s: State) -> str:
         acts = legal_actions(s)
         me = s.to_act
         ok = []
@@ -145,13 +148,13 @@ def random_policy(rng, *, close=False, claim66=True, marry=True, exchange=True):
     return choose
 
 
-def random_deck(rng) -> tuple[int, ...]:
+def random_deck(rng: random.Random) -> tuple[int, ...]:
     d = list(DECK)
     rng.shuffle(d)
     return tuple(d)
 
 
-def play_out(s, choose):
+def play_out(s: State, choose: Callable[[State], str]) -> State:
     while not s.over:
         s = apply(s, choose(s))
     return s
@@ -162,7 +165,7 @@ def play_out(s, choose):
 # =========================================================================================
 
 
-def trick(lead: str, follow: str, trump_card: str = "KS"):
+def trick(lead: str, follow: str, trump_card: str = "KS") -> State:
     """A leads ``lead``, B follows ``follow``, in phase 1 on a fresh deal; returns the state."""
     rest = [x for x in CARD_STR if x not in (lead, follow, trump_card)]
     a = " ".join([lead] + rest[0:5])
@@ -171,7 +174,7 @@ def trick(lead: str, follow: str, trump_card: str = "KS"):
     return play(s, lead, follow)
 
 
-def test_T01_pack_points_and_rank_order():
+def test_T01_pack_points_and_rank_order() -> None:
     """T01 (66-1.1, 66-1.2, 66-1.3, 66-6.5): 24 cards, 120 points, A > T > K > Q > J > 9 in every suit."""
     assert len(DECK) == 24 and len(set(CARD_STR)) == 24
     assert sorted(CARD_STR) == sorted(r + s for r in "9JQKTA" for s in "CDHS")
@@ -196,7 +199,7 @@ def test_T01_pack_points_and_rank_order():
                 assert t.tricks == (1, 0), (high, low)
 
 
-def test_T02_same_suit_higher_wins():
+def test_T02_same_suit_higher_wins() -> None:
     """T02 (66-6.5, 66-1.3): A leads KH, B plays TH in phase 1 -> B wins, +14."""
     s = trick("KH", "TH")
     assert s.tricks == (0, 1)
@@ -205,7 +208,7 @@ def test_T02_same_suit_higher_wins():
     assert s.to_act == B and s.point == "D"
 
 
-def test_T03_offsuit_non_trump_leader_wins():
+def test_T03_offsuit_non_trump_leader_wins() -> None:
     """T03 (66-6.5, 66-6.2): A leads JH, B plays AC (phase 1) -> A wins (off-suit, not trump), +13."""
     s = trick("JH", "AC")
     assert s.tricks == (1, 0)
@@ -213,7 +216,7 @@ def test_T03_offsuit_non_trump_leader_wins():
     assert s.to_act == A
 
 
-def test_T04_trump_beats_plain_ace():
+def test_T04_trump_beats_plain_ace() -> None:
     """T04 (66-6.5): A leads AH, B plays 9S (trump) -> B wins, +11."""
     s = trick("AH", "9S")
     assert s.tricks == (0, 1)
@@ -221,14 +224,14 @@ def test_T04_trump_beats_plain_ace():
     assert s.to_act == B
 
 
-def test_T05_trump_lead_beats_offsuit_ace():
+def test_T05_trump_lead_beats_offsuit_ace() -> None:
     """T05 (66-6.5): A leads JS (trump), B plays AH -> A wins, +13."""
     s = trick("JS", "AH")
     assert s.tricks == (1, 0)
     assert s.card_points == (13, 0)
 
 
-def test_T06_higher_trump_wins():
+def test_T06_higher_trump_wins() -> None:
     """T06 (66-6.5): A leads QS, B plays KS -> B wins (higher trump)."""
     s = trick("QS", "KS", trump_card="AS")
     assert s.tricks == (0, 1)
@@ -256,7 +259,7 @@ FOLLOWS = [
 ]
 
 
-def follow_position(talon_state: str, led: str, hand: str, rules: Rules):
+def follow_position(talon_state: str, led: str, hand: str, rules: Rules) -> State:
     """B to follow ``led`` with ``hand``; A led it. Trump card QS (not in any scenario hand)."""
     n = len(hand.split())
     used = set(hand.split()) | {led, "QS"}
@@ -272,7 +275,7 @@ def follow_position(talon_state: str, led: str, hand: str, rules: Rules):
     return position(a_hand, hand, trump_card="QS", drawn=12, tricks=(5, 4), **kw)
 
 
-def _check_follow(tid):
+def _check_follow(tid: str) -> None:
     (_, talon_state, led, hand, expect, rules) = next(f for f in FOLLOWS if f[0] == tid)
     exp = set(expect.split())
     # the spec's table and the independent model agree
@@ -288,62 +291,62 @@ def _check_follow(tid):
     assert set(cards_of(mask)) == exp
 
 
-def test_T07_phase1_any_card():
+def test_T07_phase1_any_card() -> None:
     """T07 (66-6.2): talon open (8 cards), TH led -> all six cards legal."""
     _check_follow("T07")
 
 
-def test_T08_must_head():
+def test_T08_must_head() -> None:
     """T08 (66-6.3 rule 1): closed, TH led, hand KH AH 9S -> AH only."""
     _check_follow("T08")
 
 
-def test_T09_must_follow_cannot_beat_may_not_trump():
+def test_T09_must_follow_cannot_beat_may_not_trump() -> None:
     """T09 (66-6.3 rule 1): closed, TH led, hand KH QH 9S AC -> KH, QH."""
     _check_follow("T09")
 
 
-def test_T10_void_must_trump_any_trump():
+def test_T10_void_must_trump_any_trump() -> None:
     """T10 (66-6.3 rule 2): closed, TH led, hand AC KC 9S JS -> 9S, JS."""
     _check_follow("T10")
 
 
-def test_T11_void_no_trump_any_card():
+def test_T11_void_no_trump_any_card() -> None:
     """T11 (66-6.3 rule 3): closed, TH led, hand AC KC 9D -> all three."""
     _check_follow("T11")
 
 
-def test_T12_trump_led_must_overtrump():
+def test_T12_trump_led_must_overtrump() -> None:
     """T12 (66-6.3): closed, KS (trump) led, hand 9S AS AH -> AS only."""
     _check_follow("T12")
 
 
-def test_T13_trump_led_cannot_beat_any_trump():
+def test_T13_trump_led_cannot_beat_any_trump() -> None:
     """T13 (66-6.3): closed, KS led, hand 9S JS AH -> 9S, JS."""
     _check_follow("T13")
 
 
-def test_T14_trump_led_no_trumps_anything():
+def test_T14_trump_led_no_trumps_anything() -> None:
     """T14 (66-6.3): closed, AS led, hand AH TH 9C -> all three."""
     _check_follow("T14")
 
 
-def test_T15_void_must_trump_even_with_ace():
+def test_T15_void_must_trump_even_with_ace() -> None:
     """T15 (66-6.3 rule 2): closed, AH led, hand AS 9S -> AS, 9S."""
     _check_follow("T15")
 
 
-def test_T16_follow_suit_before_trump():
+def test_T16_follow_suit_before_trump() -> None:
     """T16 (66-6.3 rule 1): closed, AH led, hand AS KH -> KH only (follow suit although it loses)."""
     _check_follow("T16")
 
 
-def test_T17_exhausted_talon_is_phase2():
+def test_T17_exhausted_talon_is_phase2() -> None:
     """T17 (66-6.3, 66-6.4): exhausted (trick 10, never closed), 9D led, hand AD TD QS -> AD, TD."""
     _check_follow("T17")
 
 
-def test_T18_option_no_heading():
+def test_T18_option_no_heading() -> None:
     """T18 (66-6.3, phase2_must_head = false): closed, TH led, hand KH AH 9S -> KH, AH."""
     _check_follow("T18")
 
@@ -355,7 +358,7 @@ def test_T18_option_no_heading():
 T22_DECK = spec_deck("AH TH KH QH JC 9D", "9H QS KC AC TD JD", "AS TS JS KD QD AD 9C QC TC 9S JH KS")
 
 
-def test_T19_draw_order_and_talon_sizes():
+def test_T19_draw_order_and_talon_sizes() -> None:
     """T19 (66-7.1, 66-7.3, 66-4.4): after trick k (1..5) the winner draws the top card, the loser the next;
     talon 12 - 2k."""
     for seed in range(5):
@@ -379,7 +382,7 @@ def test_T19_draw_order_and_talon_sizes():
             assert s.talon_state == "open"
 
 
-def test_T20_last_draw_loser_takes_trump_card():
+def test_T20_last_draw_loser_takes_trump_card() -> None:
     """T20 (66-7.2, 66-7.3): after trick 6 with talon [X, KS], the winner draws X, the loser the trump card KS;
     the talon is exhausted."""
     rng = random.Random(7)
@@ -402,7 +405,7 @@ def test_T20_last_draw_loser_takes_trump_card():
     assert "close" not in legal(s) and "exchange" not in legal(s)
 
 
-def test_T21_trick6_phase1_trick7_phase2():
+def test_T21_trick6_phase1_trick7_phase2() -> None:
     """T21 (66-6.4, 66-6.2, 66-6.3): trick 6 of an unclosed deal is phase 1 (any card), trick 7 on is phase 2."""
     seen6 = seen7 = False
     for seed in range(300):
@@ -429,7 +432,7 @@ def test_T21_trick6_phase1_trick7_phase2():
     assert seen6 and seen7, "no discriminating trick 6 / trick 7 found"
 
 
-def test_T22_close_before_draw():
+def test_T22_close_before_draw() -> None:
     """T22 (66-10.2, 66-5.4, 66-10.3, 66-9.3, 66-5.2): A wins trick 1 and closes at point D."""
     s = play(deal(T22_DECK), "AH", "9H")
     assert s.point == "D" and s.to_act == A and counted_points(s, A) == 11
@@ -457,7 +460,7 @@ def test_T22_close_before_draw():
 T23_DECK = spec_deck("9S QS AH TH JC 9D", "9H QH KC AC TD JD", "AS TS JS KD QD AD 9C QC TC KH JH KS")
 
 
-def test_T23_no_exchange_without_trick():
+def test_T23_no_exchange_without_trick() -> None:
     """T23 (66-8.2 cond. 2): A holds 9S at the first lead but has no trick -> EXCHANGE illegal."""
     s = deal(T23_DECK)
     assert card_str(s.bottom) == "KS"
@@ -468,7 +471,7 @@ def test_T23_no_exchange_without_trick():
     assert "exchange" in legal(deal(T23_DECK, Rules(exchange_requires_trick=False)))
 
 
-def test_T24_no_exchange_before_draw():
+def test_T24_no_exchange_before_draw() -> None:
     """T24 (66-8.2 cond. 1, 66-8.5): at point D after winning trick 1 A may not exchange by default;
     legal with exchange_before_draw = true."""
     s = play(deal(T23_DECK), "AH", "9H")
@@ -482,7 +485,7 @@ def test_T24_no_exchange_before_draw():
     assert "KS" in hand_of(s2, A) and card_str(s2.bottom) == "9S"
 
 
-def test_T25_exchange_after_draw():
+def test_T25_exchange_after_draw() -> None:
     """T25 (66-8.1, 66-8.2): after the draw (A gets AS, B gets TS) A exchanges at point L."""
     s = play(deal(T23_DECK), "AH", "9H", "draw")
     assert "AS" in hand_of(s, A) and "TS" in hand_of(s, B)
@@ -495,7 +498,7 @@ def test_T25_exchange_after_draw():
     assert "exchange" not in legal(s)  # once only
 
 
-def test_T26_non_leader_cannot_exchange():
+def test_T26_non_leader_cannot_exchange() -> None:
     """T26 (66-8.2 cond. 1, 66-8.5 exchange_by_non_leader = false): B holds 9S and has tricks; A on lead."""
     s = position("AC TC KD QD JH 9H", "9S AD TD JD 9C JC", trump_card="KS", drawn=4,
                  tricks=(1, 1), card_points=(14, 21), point="L", to_act=A, leader=A)
@@ -510,7 +513,7 @@ def test_T26_non_leader_cannot_exchange():
     assert "exchange" in legal(s_opt)
 
 
-def test_T27_exchange_at_trick6_loser_draws_nine():
+def test_T27_exchange_at_trick6_loser_draws_nine() -> None:
     """T27 (66-8.2, 66-7.2): leader of trick 6 (talon = 2) with a trick may exchange; the loser of trick 6
     then draws 9S."""
     s = position("9S AS AC TC KD QD", "9H JH QH KH 9D JD", trump_card="KS", drawn=10, talon="AH",
@@ -527,7 +530,7 @@ def test_T27_exchange_at_trick6_loser_draws_nine():
     assert s.talon_state == "exhausted"
 
 
-def test_T28_no_exchange_when_exhausted():
+def test_T28_no_exchange_when_exhausted() -> None:
     """T28 (66-8.2 cond. 3): talon exhausted -> no exchange even for the leader with 9S and tricks."""
     s = position("9S AS AC TC KD QD", "9H JH QH KH 9D JD", trump_card="KS", drawn=12,
                  tricks=(4, 2), card_points=(40, 20), point="L", to_act=A, leader=A)
@@ -539,7 +542,7 @@ def test_T28_no_exchange_when_exhausted():
     assert "exchange" in legal(s._replace(drawn=10))
 
 
-def test_T29_trump_card_is_nine():
+def test_T29_trump_card_is_nine() -> None:
     """T29 (66-8.2): the turned-up trump card is 9S -> no exchange for either player in this deal."""
     for seed in range(40):
         rng = random.Random(seed)
@@ -557,7 +560,7 @@ def test_T29_trump_card_is_nine():
 T30_DECK = spec_deck("AS TS QS QH JC 9D", "9S JS KC AC TD JD", "AH TH KH KD QD AD 9C QC TC 9H JH KS")
 
 
-def test_T30_close_first_lead_opponent_exchanges():
+def test_T30_close_first_lead_opponent_exchanges() -> None:
     """T30 (66-10.2 item 3, 66-8.3, 66-5.2, 66-10.4): A closes before trick 1; B (no trick) may exchange at R."""
     s = deal(T30_DECK)
     assert "close" in legal(s)
@@ -573,7 +576,7 @@ def test_T30_close_first_lead_opponent_exchanges():
     assert not s.close_info[0]
 
 
-def test_T31_close_first_lead_phase2_follow():
+def test_T31_close_first_lead_phase2_follow() -> None:
     """T31 (66-6.3, 66-6.4): continuation of T30: A leads AS; B (JS KC AC TD JD KS) must follow -> {JS, KS}."""
     s = play(deal(T30_DECK), "close", "exchange")
     assert hand_of(s, B) == set("JS KC AC TD JD KS".split())
@@ -581,7 +584,7 @@ def test_T31_close_first_lead_phase2_follow():
     assert legal(s) == {"JS", "KS"}
 
 
-def test_T32_pass_loses_exchange():
+def test_T32_pass_loses_exchange() -> None:
     """T32 (66-8.3): B passes at R (or A has led) -> B can no longer exchange in this deal."""
     s = play(deal(T30_DECK), "close", "pass")
     assert s.point == "L" and s.to_act == A
@@ -602,7 +605,7 @@ def test_T32_pass_loses_exchange():
         apply(s, "exchange")
 
 
-def test_T33_requires_trick_option():
+def test_T33_requires_trick_option() -> None:
     """T33 (66-8.3, exchange_on_opponent_close = requires_trick): B (no trick) is not offered the exchange."""
     s = deal(T30_DECK, Rules.parse(["exchange_on_opponent_close=requires_trick"]))
     s = apply(s, "close")
@@ -614,7 +617,7 @@ def test_T33_requires_trick_option():
     assert s_none.point == "L" and s_none.to_act == A
 
 
-def test_T34_closer_cannot_exchange_after_close():
+def test_T34_closer_cannot_exchange_after_close() -> None:
     """T34 (66-8.4, 66-5.1): closer A holds 9S, closes, then tries to exchange -> illegal."""
     s = play(deal(T23_DECK), "AH", "9H", "draw")
     assert "exchange" in legal(s) and "close" in legal(s)
@@ -636,7 +639,7 @@ def test_T34_closer_cannot_exchange_after_close():
 # =========================================================================================
 
 
-def test_T35_marriage_scores_and_binds_lead():
+def test_T35_marriage_scores_and_binds_lead() -> None:
     """T35 (66-9.1, 66-9.2, 66-9.5, 66-6.1): A on lead with a trick holds KH QH -> MARRIAGE(H) legal,
     +20 at once, lead must be KH or QH."""
     s = position("KH QH AC 9C JD TD", "AH 9H KC QC 9D AD", trump_card="KS", drawn=2,
@@ -652,7 +655,7 @@ def test_T35_marriage_scores_and_binds_lead():
     assert "KH" in hand_of(s, A)
 
 
-def test_T36_trump_marriage_40():
+def test_T36_trump_marriage_40() -> None:
     """T36 (66-9.1): as T35 with KS QS (trump) -> +40."""
     s = position("KS QS AC 9C JD TD", "AH 9H KC QC 9D AD", trump_card="AS", drawn=2,
                  tricks=(1, 0), card_points=(10, 0), point="L", to_act=A, leader=A)
@@ -662,7 +665,7 @@ def test_T36_trump_marriage_40():
     assert "AC" not in legal(s)
 
 
-def test_T37_exchange_marry_close_lead():
+def test_T37_exchange_marry_close_lead() -> None:
     """T37 (66-9.4, 66-8.1, 66-10.2, 66-6.3): continuation of T25: exchange, MARRIAGE(S), CLOSE, lead QS."""
     s = play(deal(T23_DECK), "AH", "9H", "draw", "exchange")
     assert {"KS", "QS"} <= hand_of(s, A)
@@ -683,7 +686,7 @@ def test_T37_exchange_marry_close_lead():
     assert replay(T23_DECK, "AH 9H draw exchange marry:S close QS TS".split()) == s
 
 
-def test_T38_no_marriage_after_close():
+def test_T38_no_marriage_after_close() -> None:
     """T38 (66-9.4, 66-9.3, 66-5.1): A closes, then tries MARRIAGE in the same turn -> illegal."""
     s = position("KH QH AC 9C JD TD", "AH 9H KC QC 9D AD", trump_card="KS", drawn=2,
                  tricks=(1, 0), card_points=(10, 0), point="L", to_act=A, leader=A)
@@ -695,7 +698,7 @@ def test_T38_no_marriage_after_close():
         apply(s, "marry:H")
 
 
-def test_T39_no_marriage_when_exhausted():
+def test_T39_no_marriage_when_exhausted() -> None:
     """T39 (66-9.3): leader of trick 7 (talon exhausted, never closed) holds KH QH -> MARRIAGE illegal."""
     s = position("KH QH AC 9C JD TD", "AH 9H KC QC 9D AD", trump_card="KS", drawn=12,
                  tricks=(4, 2), card_points=(40, 20), point="L", to_act=A, leader=A)
@@ -705,7 +708,7 @@ def test_T39_no_marriage_when_exhausted():
     assert "marry:H" in legal(s._replace(drawn=10))  # control: talon open
 
 
-def test_T40_follower_cannot_marry():
+def test_T40_follower_cannot_marry() -> None:
     """T40 (66-9.2): the follower holding KH QH cannot declare."""
     s = position("AH 9H KC QC 9D", "KH QH AC 9C JD TD", trump_card="KS", drawn=2,
                  tricks=(1, 1), card_points=(10, 10), point="F", to_act=B, leader=A, lead=parse_card("AD"))
@@ -714,7 +717,7 @@ def test_T40_follower_cannot_marry():
         apply(s, "marry:H")
 
 
-def test_T41_one_marriage_per_lead():
+def test_T41_one_marriage_per_lead() -> None:
     """T41 (66-9.3, 66-9.8): leader holding KH QH KC QC may declare only one marriage on this lead."""
     s = position("KH QH KC QC 9D TD", "AH 9H AC 9C JD AD", trump_card="KS", drawn=2,
                  tricks=(1, 0), card_points=(10, 0), point="L", to_act=A, leader=A)
@@ -731,7 +734,7 @@ def test_T41_one_marriage_per_lead():
 T42_DECK = spec_deck("KH QH 9S JC 9D TC", "AH 9H KC AC TD JD", "AS TS JS KD QD AD 9C QC QS TH JH KS")
 
 
-def test_T42_pending_marriage_on_first_lead():
+def test_T42_pending_marriage_on_first_lead() -> None:
     """T42 (66-9.6, 66-9.5): A declares MARRIAGE(H) on the first lead, leads QH, B plays AH -> B +14,
     A's counted points 0 (20 pending)."""
     s = deal(T42_DECK)
@@ -745,7 +748,7 @@ def test_T42_pending_marriage_on_first_lead():
     assert summary(s)["points"] == [0, 14]
 
 
-def test_T43_pending_marriage_counts_after_first_trick():
+def test_T43_pending_marriage_counts_after_first_trick() -> None:
     """T43 (66-9.5): continuation: B draws AS, A draws TS; B leads 9H; A trumps with 9S -> A's counted 20."""
     s = play(deal(T42_DECK), "marry:H", "QH", "AH", "draw")
     assert "AS" in hand_of(s, B) and "TS" in hand_of(s, A)
@@ -756,7 +759,7 @@ def test_T43_pending_marriage_counts_after_first_trick():
     assert s.to_act == A
 
 
-def test_T44_marriage_never_counts_without_trick():
+def test_T44_marriage_never_counts_without_trick() -> None:
     """T44 (66-9.5, 66-13.1 row 1, grade): A declares 40 on the first lead, never wins a trick;
     B claims with 70 -> B scores 3."""
     d = spec_deck("KS QS 9C JC 9D TC", "AS 9H KC AC TD JD", "AH TH KH QH JH TS 9S KD QD AD QC JS")
@@ -769,7 +772,7 @@ def test_T44_marriage_never_counts_without_trick():
     assert outcome(s).row == 1
 
 
-def test_T45_no_marriage_before_first_trick_option():
+def test_T45_no_marriage_before_first_trick_option() -> None:
     """T45 (66-9.6, marriage_before_first_trick = false): A may not declare on the first lead."""
     s = deal(T42_DECK, Rules.parse(["marriage_before_first_trick=false"]))
     assert "marry:H" not in legal(s)
@@ -783,7 +786,7 @@ def test_T45_no_marriage_before_first_trick_option():
 # =========================================================================================
 
 
-def test_T46_follower_cannot_close():
+def test_T46_follower_cannot_close() -> None:
     """T46 (66-10.2): the follower may not close."""
     s = apply(deal(T22_DECK), "AH")
     assert s.point == "F"
@@ -792,7 +795,7 @@ def test_T46_follower_cannot_close():
         apply(s, "close")
 
 
-def _to_trick6_point_d(seed: int):
+def _to_trick6_point_d(seed: int) -> tuple[State, random.Random]:
     rng = random.Random(seed)
     deck = random_deck(rng)
     s = deal(deck)
@@ -806,7 +809,7 @@ def _to_trick6_point_d(seed: int):
     return s, rng
 
 
-def test_T47_close_after_trick6_before_draw():
+def test_T47_close_after_trick6_before_draw() -> None:
     """T47 (66-10.2, 66-10.3, 66-7.4): after trick 6 (talon 2) the winner closes at D -> nothing drawn,
     5 cards each, 11 tricks in the deal, both talon cards out of play."""
     for seed in range(5):
@@ -828,7 +831,7 @@ def test_T47_close_after_trick6_before_draw():
         assert outcome(s).row == 6
 
 
-def test_T48_no_close_after_last_draw():
+def test_T48_no_close_after_last_draw() -> None:
     """T48 (66-10.2): after trick 6 the winner draws; closing at L is then illegal (talon exhausted)."""
     s, _ = _to_trick6_point_d(3)
     s = apply(s, "draw")
@@ -838,7 +841,7 @@ def test_T48_no_close_after_last_draw():
         apply(s, "close")
 
 
-def test_T49_close_at_trick6_lead():
+def test_T49_close_at_trick6_lead() -> None:
     """T49 (66-10.2 item 2): the leader of trick 6 (talon = 2) closes at L after drawing -> legal,
     6 cards each, 6 tricks remain."""
     for seed in range(5):
@@ -861,7 +864,7 @@ def test_T49_close_at_trick6_lead():
         assert s.tricks[0] + s.tricks[1] == 5 + 6  # 6 tricks after the close, 11 in the deal
 
 
-def test_T50_no_bonus_in_closed_deal():
+def test_T50_no_bonus_in_closed_deal() -> None:
     """T50 (66-12.2): deal closed by A, last trick won by A -> no last-trick bonus."""
     found = 0
     for seed in range(200):
@@ -894,7 +897,8 @@ def test_T50_no_bonus_in_closed_deal():
 # =========================================================================================
 
 
-def claim_at(seat: int, card_points, tricks, marriages=(0, 0), point="D", rules=Rules(), drawn=6, **kw):
+def claim_at(seat: int, card_points: tuple[int, int], tricks: tuple[int, int], marriages: tuple[int, int] = (0, 0),
+             point: str = "D", rules: Rules = Rules(), drawn: int = 6, **kw: Any) -> Outcome:
     """A claim by ``seat`` in an unclosed deal with the given counts; returns the Outcome."""
     s = position("AC KC 9C 9D JD QD", "AH KH 9H TD JH QH", trump_card="KS", drawn=drawn,
                  tricks=tricks, card_points=card_points, marriages=marriages, point=point,
@@ -903,31 +907,31 @@ def claim_at(seat: int, card_points, tricks, marriages=(0, 0), point="D", rules=
     return outcome(apply(s, "claim"))
 
 
-def test_T51_claim_grade1():
+def test_T51_claim_grade1() -> None:
     """T51 (66-11.1, 66-13.1 row 1, grade): A 66 claims, B 33 (2 tricks) -> A scores 1."""
     o = claim_at(A, (66, 33), (4, 2))
     assert (o.winner, o.game_points, o.row) == (A, 1, 1)
 
 
-def test_T52_claim_schneider():
+def test_T52_claim_schneider() -> None:
     """T52 (66-13.1 row 1, grade): A 66, B 32 (2 tricks) -> A scores 2."""
     o = claim_at(A, (66, 32), (4, 2))
     assert (o.winner, o.game_points, o.row) == (A, 2, 1)
 
 
-def test_T53_zero_point_trick_is_not_schwarz():
+def test_T53_zero_point_trick_is_not_schwarz() -> None:
     """T53 (66-1.2 Schwarz, grade): A 66, B 0 points but 1 trick -> A scores 2 (not 3)."""
     o = claim_at(A, (66, 0), (4, 1))
     assert (o.winner, o.game_points) == (A, 2)
 
 
-def test_T54_schwarz():
+def test_T54_schwarz() -> None:
     """T54 (grade): A 66+, B no tricks -> A scores 3."""
     o = claim_at(A, (70, 0), (5, 0))
     assert (o.winner, o.game_points) == (A, 3)
 
 
-def test_T55_marriage_then_claim():
+def test_T55_marriage_then_claim() -> None:
     """T55 (66-9.7, 66-11.2): A 48 card points (4 tricks) declares MARRIAGE(H) (-> 68) and claims before
     leading; B 35 -> A scores 1."""
     s = position("KH QH AC 9C JD TD", "AH 9H KC QC 9D AD", trump_card="KS", drawn=8,
@@ -940,7 +944,7 @@ def test_T55_marriage_then_claim():
     assert (o.winner, o.game_points, o.row) == (A, 1, 1)
 
 
-def test_T56_loser_marriage_counts_toward_33():
+def test_T56_loser_marriage_counts_toward_33() -> None:
     """T56 (66-13.1 grade, D24): A 70 claims; B 14 card points in 1 trick + 20 declared = 34 -> A scores 1."""
     o = claim_at(A, (70, 14), (5, 1), marriages=(0, 20))
     assert (o.winner, o.game_points) == (A, 1)
@@ -949,7 +953,7 @@ def test_T56_loser_marriage_counts_toward_33():
     assert (o.winner, o.game_points) == (A, 2)
 
 
-def test_T57_false_claim():
+def test_T57_false_claim() -> None:
     """T57 (66-13.1 row 5): A claims with 60 (B 40, 2 tricks) -> B scores 2."""
     o = claim_at(A, (60, 40), (3, 2))
     assert (o.winner, o.game_points, o.row) == (B, 2, 5)
@@ -960,7 +964,7 @@ def test_T57_false_claim():
     assert (o.winner, o.game_points, o.row) == (A, 1, 1)
 
 
-def test_T58_false_claim_opponent_trickless():
+def test_T58_false_claim_opponent_trickless() -> None:
     """T58 (66-13.1 row 5, false_claim_points): A claims with 60, B no tricks -> B 2; 3 with two_or_three."""
     o = claim_at(A, (60, 0), (4, 0))
     assert (o.winner, o.game_points, o.row) == (B, 2, 5)
@@ -968,7 +972,7 @@ def test_T58_false_claim_opponent_trickless():
     assert (o.winner, o.game_points, o.row) == (B, 3, 5)
 
 
-def test_T59_no_claim_when_not_on_lead():
+def test_T59_no_claim_when_not_on_lead() -> None:
     """T59 (66-11.2): A has 70 but B is on lead -> A has no legal CLAIM until he wins a trick."""
     s = position("AC 9C TD", "KC JD 9H", trump_card="KS", drawn=12, tricks=(5, 4),
                  card_points=(70, 30), point="L", to_act=B, leader=B)
@@ -984,7 +988,7 @@ def test_T59_no_claim_when_not_on_lead():
     assert (o.winner, o.row) == (A, 1)
 
 
-def test_T60_opponent_claims_first():
+def test_T60_opponent_claims_first() -> None:
     """T60 (66-11.3): A reached 67 and led trick 9 without claiming; B wins trick 9 reaching 66
     (46 card points + 20 marriage) and claims -> B scores 1; A's 67 is irrelevant."""
     s = position("9C AD TD JD", "AC KC QH 9H", trump_card="KS", drawn=12, tricks=(5, 3),
@@ -999,13 +1003,14 @@ def test_T60_opponent_claims_first():
     assert (o.winner, o.game_points, o.row) == (B, 1, 1)
 
 
-def last_trick_position(a_card, b_card, card_points, tricks, marriages=(0, 0), rules=Rules()):
+def last_trick_position(a_card: str, b_card: str, card_points: tuple[int, int], tricks: tuple[int, int],
+                        marriages: tuple[int, int] = (0, 0), rules: Rules = Rules()) -> State:
     """Unclosed, talon exhausted, one card each, A to lead the 12th trick."""
     return position(a_card, b_card, trump_card="KS", drawn=12, tricks=tricks, card_points=card_points,
                     marriages=marriages, point="L", to_act=A, leader=A, rules=rules)
 
 
-def test_T61_claim_at_point_E():
+def test_T61_claim_at_point_E() -> None:
     """T61 (66-12.2, 66-12.3, 66-13.1 row 1): A wins trick 12, 60 card points + 10 = 70, B 60; A claims at E
     -> A scores 1."""
     s = last_trick_position("AC", "9C", (49, 60), (6, 5))
@@ -1018,7 +1023,7 @@ def test_T61_claim_at_point_E():
     assert (o.winner, o.game_points, o.row) == (A, 1, 1)
 
 
-def test_T62_played_out_tie():
+def test_T62_played_out_tie() -> None:
     """T62 (66-13.1 row 8, 66-12.2): played out, no claim: A 55 + 10 = 65, B 65 -> no game points."""
     s = last_trick_position("9C", "9D", (55, 65), (6, 5))
     s = play(s, "9C", "9D")  # B void in clubs, no trump: A wins a 0-point last trick
@@ -1028,7 +1033,7 @@ def test_T62_played_out_tie():
     assert o.winner is None and o.game_points == 0 and o.row == 8
 
 
-def test_T64_played_out_no_claim():
+def test_T64_played_out_no_claim() -> None:
     """T64 (66-13.1 row 7, played_out_scoring, row 5): A 100 never claimed, B 20 + 10 = 30 finishes at E ->
     A scores 1; 2 with graded; a claim by B at E would be false -> A 2 (row 5)."""
     s = last_trick_position("9C", "JC", (100, 18), (8, 3))
@@ -1044,7 +1049,7 @@ def test_T64_played_out_no_claim():
     assert (g.winner, g.game_points, g.row) == (A, 2, 7)
 
 
-def test_T65_unclosed_played_out_totals():
+def test_T65_unclosed_played_out_totals() -> None:
     """T65 (66-12.4): unclosed deal played out without marriages -> 120 card points, 130 counted, 12 tricks."""
     for seed in range(30):
         rng = random.Random(seed)
@@ -1064,7 +1069,7 @@ def test_T65_unclosed_played_out_totals():
 # =========================================================================================
 
 
-def closed_by_a(b_tricks: int, b_points: int, rules=Rules()):
+def closed_by_a(b_tricks: int, b_points: int, rules: Rules = Rules()) -> State:
     """A (on lead, talon open, 4 in the talon) closes; B had ``b_tricks`` tricks and ``b_points`` points."""
     a_tricks = 1 if b_tricks < 3 else 2
     s = position("AC KC 9C 9D JD QD", "AH KH 9H TD JH QH", trump_card="KS", drawn=8,
@@ -1076,7 +1081,7 @@ def closed_by_a(b_tricks: int, b_points: int, rules=Rules()):
     return s
 
 
-def test_T66_closer_claims_schneider():
+def test_T66_closer_claims_schneider() -> None:
     """T66 (66-13.1 row 2): A closed (B had 1 trick); A claims with 70; B ends with 25 -> A scores 2."""
     s = closed_by_a(1, 20)
     s = s._replace(card_points=(70, 25), tricks=(4, 2))
@@ -1084,7 +1089,7 @@ def test_T66_closer_claims_schneider():
     assert (o.winner, o.game_points, o.row) == (A, 2, 2)
 
 
-def test_T67_closer_graded_at_claim():
+def test_T67_closer_graded_at_claim() -> None:
     """T67 (66-13.1 row 2, closer_win_basis): A closed when B had 1 trick and 20; B reached 40 when A claims
     with 70 -> A scores 1; 2 with closer_win_basis = close."""
     s = closed_by_a(1, 20)
@@ -1095,14 +1100,15 @@ def test_T67_closer_graded_at_claim():
     assert (o.winner, o.game_points, o.row) == (A, 2, 2)
 
 
-def test_T68_closer_claims_schwarz():
+def test_T68_closer_claims_schwarz() -> None:
     """T68 (66-13.1 row 2, 66-13.2): A closed; B never takes a trick; A claims with 70 -> A scores 3."""
     s = closed_by_a(0, 0)
     o = outcome(apply(s._replace(card_points=(70, 0), tricks=(5, 0)), "claim"))
     assert (o.winner, o.game_points, o.row) == (A, 3, 2)
 
 
-def closed_final_trick(s, a_points, b_points, a_tricks, b_tricks, a_card="AC", b_card="9C"):
+def closed_final_trick(s: State, a_points: int, b_points: int, a_tricks: int, b_tricks: int, a_card: str = "AC",
+                       b_card: str = "9C") -> State:
     """From a closed state, jump to the last trick (one card each, A to lead) and play it out without claim."""
     s = s._replace(hands=(m(a_card), m(b_card)), card_points=(a_points, b_points), tricks=(a_tricks, b_tricks))
     s = play(s, a_card, b_card)
@@ -1111,32 +1117,32 @@ def closed_final_trick(s, a_points, b_points, a_tricks, b_tricks, a_card="AC", b
     return apply(s, "finish")
 
 
-def test_T69_closer_fails_opponent_had_trick():
+def test_T69_closer_fails_opponent_had_trick() -> None:
     """T69 (66-13.1 row 6): A closed when B had >= 1 trick; all cards played, A ends with 60 -> B scores 2."""
     s = closed_final_trick(closed_by_a(1, 20), 49, 40, 5, 3)
     assert s.card_points[A] == 60
-    o = s.outcome
+    o = outcome(s)
     assert (o.winner, o.game_points, o.row) == (B, 2, 6)
 
 
-def test_T70_closer_fails_opponent_trickless_at_close():
+def test_T70_closer_fails_opponent_trickless_at_close() -> None:
     """T70 (66-13.1 row 6, 66-10.4): A closed when B had no trick (B wins tricks later); played out,
     A ends with 60 -> B scores 3."""
     s = closed_final_trick(closed_by_a(0, 0), 49, 40, 5, 3)
     assert s.tricks[B] > 0 and s.card_points[A] == 60
-    o = s.outcome
+    o = outcome(s)
     assert (o.winner, o.game_points, o.row) == (B, 3, 6)
 
 
-def test_T71_closer_must_claim():
+def test_T71_closer_must_claim() -> None:
     """T71 (66-13.2, row 6): A closed (B had a trick), reached 80 but never claimed; all played -> B scores 2."""
     s = closed_final_trick(closed_by_a(1, 20), 69, 25, 6, 2)
     assert counted_points(s, A) == 80
-    o = s.outcome
+    o = outcome(s)
     assert (o.winner, o.game_points, o.row) == (B, 2, 6)
 
 
-def test_T72_closer_false_claim():
+def test_T72_closer_false_claim() -> None:
     """T72 (66-13.1 row 4, closer_false_claim): A closed (B had 2 tricks); A claims with 62 -> B scores 2;
     3 if B had no trick at closing; flat 2 with closer_false_claim = flat2."""
     s = closed_by_a(2, 25)
@@ -1150,7 +1156,7 @@ def test_T72_closer_false_claim():
     assert (o.winner, o.game_points, o.row) == (B, 2, 4)
 
 
-def test_T73_beaten_closer():
+def test_T73_beaten_closer() -> None:
     """T73 (66-13.1 row 3, 66-13.3, beaten_closer_points): A closed when B had no trick; B later claims validly
     with 70 -> B scores 2; 3 with beaten_closer_points = as_failed_close."""
     for rules, gp in ((Rules(), 2), (Rules.parse(["beaten_closer_points=as_failed_close"]), 3)):
@@ -1161,7 +1167,7 @@ def test_T73_beaten_closer():
         assert (o.winner, o.game_points, o.row) == (B, gp, 3)
 
 
-def test_T74_false_claim_against_closer():
+def test_T74_false_claim_against_closer() -> None:
     """T74 (66-13.1 row 5): A closed; B claims with 60 (false) -> A scores 2."""
     s = closed_by_a(1, 20)
     s = s._replace(card_points=(50, 60), tricks=(3, 3), to_act=B, leader=B)
@@ -1169,7 +1175,7 @@ def test_T74_false_claim_against_closer():
     assert (o.winner, o.game_points, o.row) == (A, 2, 5)
 
 
-def test_T75_close_before_draw_played_out():
+def test_T75_close_before_draw_played_out() -> None:
     """T75 (66-12.4, 66-12.2, 66-13.1 rows 2-6): T22 closed before the draw and played to the end ->
     captured points = 120 - talon points; no bonus; outcome by rows 2-6 only."""
     talon_points = sum(RANK_POINTS[c[0]] for c in "AS TS JS KD QD AD 9C QC TC 9S JH KS".split())
@@ -1208,14 +1214,14 @@ def test_T75_close_before_draw_played_out():
 # =========================================================================================
 
 
-def _win(seat: int, gp: int = 1):
+def _win(seat: int, gp: int = 1) -> Outcome:
     return Outcome(seat, gp, 1, "valid claim")
 
 
 TIE = Outcome(None, 0, 8, "tie")
 
 
-def test_T76_winner_deals_next():
+def test_T76_winner_deals_next() -> None:
     """T76 (66-3.3, 66-4.5): dealer_rotation = winner: B (the dealer) wins a deal -> B deals next, A leads."""
     from harness.games.sixtysix.match import match_to_act, next_match, player_of, start_match
 
@@ -1240,7 +1246,7 @@ def test_T76_winner_deals_next():
         assert m3.scores[a_player] == 1
 
 
-def test_T76_winner_deals_next_by_play():
+def test_T76_winner_deals_next_by_play() -> None:
     """T76 (66-3.3, 66-14.2): playing a deal through match_apply, the player who scored deals the next deal."""
     from harness.games.sixtysix.match import match_apply, match_legal, match_to_act, player_of, start_match
 
@@ -1265,7 +1271,7 @@ def test_T76_winner_deals_next_by_play():
             assert mt.dealer == last.dealer
 
 
-def test_T77_alternate_rotation():
+def test_T77_alternate_rotation() -> None:
     """T77 (66-3.3, 66-3.4): dealer_rotation = alternate -> the dealer alternates regardless of the winner."""
     from harness.games.sixtysix.match import next_match, start_match
 
@@ -1278,7 +1284,7 @@ def test_T77_alternate_rotation():
     assert dealers == [0, 1, 0, 1, 0, 1]
 
 
-def test_T78_match_ends_at_seven():
+def test_T78_match_ends_at_seven() -> None:
     """T78 (66-3.1, 66-14.1): A has 5 game points and wins 2 -> 7, match over, A wins."""
     from harness.games.sixtysix.match import match_legal, match_to_act, next_match, player_of, start_match
 
@@ -1298,7 +1304,7 @@ def test_T78_match_ends_at_seven():
     assert m3.scores[a_player] == 6 and m3.winner is None
 
 
-def test_T79_tie_changes_nothing():
+def test_T79_tie_changes_nothing() -> None:
     """T79 (66-13.1 row 8, 66-3.4): A has 6 and the deal is a tie -> no change, same dealer, match continues."""
     from harness.games.sixtysix.match import next_match, player_of, start_match
 
@@ -1316,7 +1322,7 @@ def test_T79_tie_changes_nothing():
     assert m2.state is not None and not m2.state.over
 
 
-def test_T62_tie_same_dealer_deals_next():
+def test_T62_tie_same_dealer_deals_next() -> None:
     """T62 (66-3.4): after a tied deal the same dealer deals again (winner rotation)."""
     from harness.games.sixtysix.match import next_match, start_match
 
@@ -1325,7 +1331,7 @@ def test_T62_tie_same_dealer_deals_next():
         assert next_match(mt, TIE).dealer == fd
 
 
-def test_T63_tie_carry_over():
+def test_T63_tie_carry_over() -> None:
     """T63 (66-13.1 row 8, 66-13.4, tie_carry_over): the next deal's winner gets its game points + 1."""
     from harness.games.sixtysix.match import next_match, player_of, start_match
 

@@ -14,7 +14,7 @@ import pytest
 
 from harness.games import registry
 from harness.games.base import IllegalAction
-from harness.games.four_handed.engine import DEAL_SEATS, score_deal
+from harness.games.four_handed.engine import DEAL_SEATS, State, score_deal
 
 GAME = registry.get("four_handed")
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +35,7 @@ HANDS = [
 ]
 
 
-def pos(actions: str = "", hands: list[list[str]] | None = None, pack: int = 32, **rules: str):
+def pos(actions: str = "", hands: list[list[str]] | None = None, pack: int = 32, **rules: str) -> State:
     return GAME.position(deck_from_hands(hands or HANDS, pack), actions.split(), GAME.rules({"pack": pack, **rules}))
 
 
@@ -47,7 +47,7 @@ def run(state: Any) -> dict[str, Any]:
 # -- 4H-1, 4H-2, 7.3: seats, teams, the deal ---------------------------------------------------------------
 
 
-def test_4h_2_the_32_card_deal_is_3_2_3_from_the_dealers_left():
+def test_4h_2_the_32_card_deal_is_3_2_3_from_the_dealers_left() -> None:
     """4H-2 / 7.3: d[0..2]->0, d[3..5]->1, d[6..8]->2, d[9..11]->3, d[12..13]->0, ... d[29..31]->3."""
     deck = "7C 8C 9C 7D 8D 9D 7H 8H 9H 7S 8S 9S JC QC JD QD JH QH JS QS KC TC AC KD TD AD KH TH AH KS AS TS".split()
     s = GAME.position(" ".join(deck), [], GAME.rules())
@@ -61,7 +61,7 @@ def test_4h_2_the_32_card_deal_is_3_2_3_from_the_dealers_left():
     assert run(s)["trump"] == "S"  # 4H-3: d[31] = TS is turned up
 
 
-def test_4h_2_the_24_card_deal_is_3_3_and_has_no_sevens_or_eights():
+def test_4h_2_the_24_card_deal_is_3_3_and_has_no_sevens_or_eights() -> None:
     """4H-2 / 7.3: pack=24, 6 cards each, d[0..2]->0 ... d[21..23]->3; 7s and 8s are not cards of it."""
     hands = [["AH", "TH", "KH", "QH", "JH", "9H"], ["AC", "TC", "KC", "QC", "JC", "9C"],
              ["AD", "TD", "KD", "QD", "JD", "9D"], ["AS", "KS", "QS", "JS", "9S", "TS"]]
@@ -75,7 +75,7 @@ def test_4h_2_the_24_card_deal_is_3_3_and_has_no_sevens_or_eights():
         GAME.position(deck_from_hands(hands, 24), [], GAME.rules())
 
 
-def test_4h_1_play_is_clockwise_and_the_trick_winner_leads():
+def test_4h_1_play_is_clockwise_and_the_trick_winner_leads() -> None:
     """4H-1 / 4H-4: seat 0 (left of the dealer) leads, play goes 0 1 2 3, the winner leads next."""
     s = pos()
     assert run(s)["to_act"] == 0
@@ -89,7 +89,7 @@ def test_4h_1_play_is_clockwise_and_the_trick_winner_leads():
 # -- 4H-3: the turned-up trump ---------------------------------------------------------------------------
 
 
-def test_4h_3_the_turned_up_trump_is_public_until_the_dealer_plays_it():
+def test_4h_3_the_turned_up_trump_is_public_until_the_dealer_plays_it() -> None:
     s = pos()
     m = GAME.start(5, GAME.rules())
     assert all(GAME.observe(m, p).trump_card == GAME.deal(m).record["deck"].split()[-1] for p in range(4))
@@ -113,7 +113,7 @@ MIXED = [
 ]
 
 
-def test_4h_4_must_head_the_trick_when_possible():
+def test_4h_4_must_head_the_trick_when_possible() -> None:
     """4H-4: a follower holding the led suit must beat the winning card if he can; if not, any card of it."""
     assert run(pos("9H", MIXED))["legal"] == ["AH", "TH"]  # seat 1 must head the 9H (its 8H does not)
     assert run(pos("9H TH", MIXED))["legal"] == ["JH", "QH"]  # seat 2 cannot beat the TH: any heart
@@ -121,7 +121,7 @@ def test_4h_4_must_head_the_trick_when_possible():
     assert run(pos("KH", MIXED))["legal"] == ["AH", "TH"]  # 66-1.2: the ten ranks above the king
 
 
-def test_4h_4_must_win_the_trick_even_over_the_partner():
+def test_4h_4_must_win_the_trick_even_over_the_partner() -> None:
     """4H-4: seat 0 leads QH, seat 1 can only follow low; partner seat 2 must take it with the KH."""
     hands = [
         ["QH", "AC", "TC", "KC", "QC", "JC", "9C", "8C"],
@@ -134,7 +134,7 @@ def test_4h_4_must_win_the_trick_even_over_the_partner():
     assert run(pos("QH 8H KH", hands))["legal"] == ["AH", "TH"]
 
 
-def test_4h_4_a_trumped_trick_lets_any_card_of_the_led_suit_follow():
+def test_4h_4_a_trumped_trick_lets_any_card_of_the_led_suit_follow() -> None:
     hands = [
         ["9H", "KH", "TH", "7D", "8D", "QS", "7C", "9C"],
         ["AD", "TD", "KC", "QC", "JS", "AC", "TC", "8C"],
@@ -146,7 +146,7 @@ def test_4h_4_a_trumped_trick_lets_any_card_of_the_led_suit_follow():
     assert run(pos("9H JS JH", hands))["legal"] == ["7H", "8H", "AH"]  # following suit precedes trumping
 
 
-def test_4h_4_void_must_overtrump_else_any_trump_else_any_card():
+def test_4h_4_void_must_overtrump_else_any_trump_else_any_card() -> None:
     hands = [
         ["AC", "TC", "KC", "QC", "JC", "9C", "8C", "7C"],
         ["AH", "TH", "KH", "QH", "JH", "9H", "QS", "7S"],
@@ -170,7 +170,7 @@ def test_4h_4_void_must_overtrump_else_any_trump_else_any_card():
     assert run(s)["legal"] == sorted(["QS", "KS", "JS", "9S", "8S", "TS"])  # cannot over-trump: any trump
 
 
-def test_4h_4_a_trump_lead_must_be_headed_with_a_higher_trump():
+def test_4h_4_a_trump_lead_must_be_headed_with_a_higher_trump() -> None:
     hands = [
         ["9S", "AC", "TC", "KC", "QC", "JC", "9C", "8C"],
         ["AS", "7S", "AH", "TH", "KH", "QH", "JH", "9H"],
@@ -183,7 +183,7 @@ def test_4h_4_a_trump_lead_must_be_headed_with_a_higher_trump():
     assert run(s)["legal"] == sorted(["KS", "JS", "QS", "8S", "TS"])  # nothing beats AS: any trump
 
 
-def test_4h_4_an_illegal_card_is_refused():
+def test_4h_4_an_illegal_card_is_refused() -> None:
     with pytest.raises(ValueError, match="illegal action '7S'"):
         GAME.position(deck_from_hands(MIXED), ["9H", "TH", "QH", "7S"], GAME.rules())  # seat 3 holds 7H
 
@@ -191,7 +191,7 @@ def test_4h_4_an_illegal_card_is_refused():
 # -- 4H-5, 4H-7, 4H-9: points, the last trick, scoring ---------------------------------------------------
 
 
-def _play_out(state, rng: random.Random):
+def _play_out(state: State, rng: random.Random) -> State:
     from harness.games.four_handed.engine import apply
 
     while state.result is None:
@@ -200,7 +200,7 @@ def _play_out(state, rng: random.Random):
     return state
 
 
-def test_4h_5_and_4h_9_all_tricks_are_played_and_the_last_counts_10():
+def test_4h_5_and_4h_9_all_tricks_are_played_and_the_last_counts_10() -> None:
     rng = random.Random(4)
     for pack in (32, 24):
         for _ in range(40):
@@ -212,7 +212,7 @@ def test_4h_5_and_4h_9_all_tricks_are_played_and_the_last_counts_10():
             assert "claim" not in run(s)["legal"]
 
 
-def test_4h_7_every_trick_scores_3():
+def test_4h_7_every_trick_scores_3() -> None:
     """Team 0 holds every trump and ace: seat 0 leads its trumps, then its winners."""
     hands = [
         ["AS", "TS", "KS", "QS", "JS", "9S", "8S", "AH"],
@@ -227,7 +227,7 @@ def test_4h_7_every_trick_scores_3():
     assert r["winner"] == 0 and r["game_points"] == 3 and r["to_act"] is None and r["legal"] == []
 
 
-def test_4h_7_130_points_with_a_lost_zero_point_trick_scores_2():
+def test_4h_7_130_points_with_a_lost_zero_point_trick_scores_2() -> None:
     """7.3: 'every trick' is tested first, so 130 points with a lost zero-point trick scores 2."""
     hands = [
         ["7H", "AS", "TS", "KS", "QS", "JS", "9S", "8S"],
@@ -245,7 +245,7 @@ def test_4h_7_130_points_with_a_lost_zero_point_trick_scores_2():
     assert r["winner"] == 0 and r["game_points"] == 2
 
 
-def _play_out_team0(state):
+def _play_out_team0(state: State) -> State:
     """Play on with the first legal card (the hands above make team 0 win the rest)."""
     from harness.games.four_handed.engine import apply
 
@@ -255,7 +255,7 @@ def _play_out_team0(state):
     return state
 
 
-def test_4h_7_thresholds():
+def test_4h_7_thresholds() -> None:
     """4H-7: 66-99 -> 1, exactly 100 -> 2 (decision), every trick -> 3; 65:65 -> nobody."""
     assert score_deal((100, 30), (5, 3), 8).game_points == 2
     assert score_deal((99, 31), (5, 3), 8).game_points == 1
@@ -285,7 +285,7 @@ def _tie_deal() -> tuple[str, list[str]]:
     raise AssertionError("no 65:65 deal found")
 
 
-def test_4h_7_65_65_scores_nothing():
+def test_4h_7_65_65_scores_nothing() -> None:
     deck, acts = _tie_deal()
     r = run(GAME.position(deck, acts, GAME.rules()))
     assert r["points"] == [65, 65] and r["over"] and r["winner"] is None and r["game_points"] == 0
@@ -310,7 +310,7 @@ def _first_tie_then_score(rules: dict) -> tuple[int, int, dict]:
     raise AssertionError("no tie followed by a scoring deal")
 
 
-def test_4h_7_a_tie_adds_one_point_to_the_next_scoring_deal():
+def test_4h_7_a_tie_adds_one_point_to_the_next_scoring_deal() -> None:
     """4H-7 / 7.3: tie_carry_over=true (default here): +tie_carry_points for the next scoring deal's team."""
     seed, tie_no, rec = _first_tie_then_score({})
     assert rec["carried"] >= 1
@@ -326,7 +326,7 @@ def test_4h_7_a_tie_adds_one_point_to_the_next_scoring_deal():
 # -- 4H-6, 4H-8: refused options; the match ------------------------------------------------------------------
 
 
-def test_4h_6_no_marriages_and_4h_8_no_trump_ten_bonus():
+def test_4h_6_no_marriages_and_4h_8_no_trump_ten_bonus() -> None:
     with pytest.raises(ValueError, match="team_marriages"):
         GAME.rules({"team_marriages": "leader_or_partner"})
     with pytest.raises(ValueError, match="trump_ten_bonus"):
@@ -336,7 +336,7 @@ def test_4h_6_no_marriages_and_4h_8_no_trump_ten_bonus():
         GAME.position(deck_from_hands(HANDS), ["marry:H"], GAME.rules())
 
 
-def test_7_3_the_deal_passes_left_and_the_first_team_to_7_wins():
+def test_7_3_the_deal_passes_left_and_the_first_team_to_7_wins() -> None:
     g = GAME
     rng = random.Random(2)
     m = g.start(21, g.rules())
@@ -358,7 +358,7 @@ def test_7_3_the_deal_passes_left_and_the_first_team_to_7_wins():
         g.apply(m, "7C")
 
 
-def test_7_3_a_target_of_1_ends_after_the_first_scoring_deal():
+def test_7_3_a_target_of_1_ends_after_the_first_scoring_deal() -> None:
     g = GAME
     rng = random.Random(0)
     m = g.start(3, g.rules({"match_target": 1}))
@@ -375,7 +375,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, timeout=60)
 
 
-def test_7_3_rules_run_prints_the_specified_json():
+def test_7_3_rules_run_prints_the_specified_json() -> None:
     r = _cli("run", "four_handed", "--deck", deck_from_hands(HANDS), "--actions", "9H 7C 7D AS")
     assert r.returncode == 0 and r.stderr == ""
     value = json.loads(r.stdout)
@@ -395,7 +395,7 @@ def test_7_3_rules_run_prints_the_specified_json():
     (["perft", "four_handed", "--deck", deck_from_hands(HANDS), "--rule", "auto_claim=true", "--depth", "1"],
      "auto_claim"),
 ])
-def test_7_bad_input_exits_2_with_one_line(args: list[str], token: str):
+def test_7_bad_input_exits_2_with_one_line(args: list[str], token: str) -> None:
     r = _cli(*args)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and token in r.stderr

@@ -64,7 +64,7 @@ D2 = sch_deck("KH QH TC JD AD", "JS AH TH KC QC", "AS", "TS KS QS TD KD QD JH AC
 # -- SCH-1, SCH-2: the pack and the deal ----------------------------------------------------------
 
 
-def test_SCH1_twenty_cards_no_nines():
+def test_SCH1_twenty_cards_no_nines() -> None:
     """SCH-1: 20 cards, ranks J Q K T A in four suits, 120 points, A > T > K > Q > J in a suit."""
     names = [CARD_STR[c] for c in SCHNAPSEN.cards]
     assert len(names) == 20 and {n[0] for n in names} == set("JQKTA")
@@ -78,7 +78,7 @@ def test_SCH1_twenty_cards_no_nines():
         assert sorted(GAME.deal(m).record["deck"].split()) == sorted(names)
 
 
-def test_SCH2_deal_mapping_and_talon_10():
+def test_SCH2_deal_mapping_and_talon_10() -> None:
     """SCH-2: A d[0..2] + d[7..8], B d[3..5] + d[9..10], trump card d[6], talon d[11..19] then d[6]."""
     s = start(D1)
     assert hand(s, A) == ["JD", "JS", "KH", "QH", "TC"]
@@ -96,7 +96,7 @@ def test_SCH2_deal_mapping_and_talon_10():
     assert dealers == {0, 1}
 
 
-def test_SCH2_draw_order_and_talon_sizes():
+def test_SCH2_draw_order_and_talon_sizes() -> None:
     """SCH-2 with 66-7: the winner draws the top card, the loser the next; 10, 8, 6, 4, 2, 0;
     trick 5 (led with 2 cards in the talon) is phase 1, trick 6 phase 2; the loser of trick 5
     draws the bottom card (here the trump jack after A's exchange)."""
@@ -145,7 +145,7 @@ def _play_match(seed: int, **overrides: Any) -> tuple[list[int], Any]:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_SCH3_deal_alternates_and_SCH4_first_to_7(seed):
+def test_SCH3_deal_alternates_and_SCH4_first_to_7(seed: int) -> None:
     """SCH-3: the deal alternates even though player 0 wins every deal (dealer_rotation=alternate);
     with dealer_rotation=winner player 0 deals every deal after the first. SCH-4: the match ends
     as soon as a player has 7 game points (counted down from 7 to 0)."""
@@ -162,7 +162,7 @@ def test_SCH3_deal_alternates_and_SCH4_first_to_7(seed):
 # -- SCH-5, SCH-6: the trump jack ------------------------------------------------------------------
 
 
-def test_SCH5_exchange_trump_jack_without_a_trick():
+def test_SCH5_exchange_trump_jack_without_a_trick() -> None:
     """SCH-5: the trump jack is exchanged at the very first lead (exchange_requires_trick=false)."""
     s = start(D1)
     assert legal(s) == ["JD", "JS", "KH", "QH", "TC", "claim", "close", "exchange", "marry:H"]
@@ -173,7 +173,7 @@ def test_SCH5_exchange_trump_jack_without_a_trick():
     assert "exchange" not in legal(s)
 
 
-def test_SCH5_exchange_requires_trick_option():
+def test_SCH5_exchange_requires_trick_option() -> None:
     """SCH-5 tournament option exchange_requires_trick=true: not at the first lead, not at point D
     (exchange_before_draw=false), but after winning a trick and drawing."""
     s = start(D1, exchange_requires_trick=True)
@@ -184,7 +184,7 @@ def test_SCH5_exchange_requires_trick_option():
     assert legal(s) == ["JD", "JS", "KH", "QH", "TS", "claim", "close", "exchange", "marry:H"]
 
 
-def test_SCH5_exchange_min_talon_4():
+def test_SCH5_exchange_min_talon_4() -> None:
     """SCH-5 tournament option exchange_min_talon=4: allowed with 4 talon cards, not with 2."""
     four = "TC JC draw TS QC draw QS KC draw"
     assert summary(play(D1, four, exchange_min_talon=4))["talon"] == 4
@@ -195,7 +195,7 @@ def test_SCH5_exchange_min_talon_4():
     assert "exchange" in legal(play(D1, D1_TRICK4))  # the preset allows it down to 2
 
 
-def test_SCH6_no_exchange_for_the_closers_opponent():
+def test_SCH6_no_exchange_for_the_closers_opponent() -> None:
     """SCH-6: A closes at the first lead; B holds the trump jack but gets no point R."""
     s = play(D2, "close")
     assert s.point == "L" and s.to_act == A
@@ -211,7 +211,7 @@ def test_SCH6_no_exchange_for_the_closers_opponent():
 # -- SCH-7: closing ------------------------------------------------------------------------------
 
 
-def test_SCH7_close_only_at_L_after_drawing():
+def test_SCH7_close_only_at_L_after_drawing() -> None:
     """SCH-7: close_before_draw=false. B wins trick 1 and may not close before drawing; after the
     draw he may. The first lead may close (close_before_first_trick); after the last draw nobody can."""
     assert "close" in legal(start(D1))
@@ -231,7 +231,7 @@ def test_SCH7_close_only_at_L_after_drawing():
 # -- SCH-8: marriages in phase 2 -------------------------------------------------------------------
 
 
-def test_SCH8_marriage_after_a_close_in_the_same_turn():
+def test_SCH8_marriage_after_a_close_in_the_same_turn() -> None:
     """SCH-8 and section 7.1: a marriage may follow a close in the same turn; its K or Q must lead."""
     s = play(D2, "close marry:H")
     assert legal(s) == ["KH", "QH", "claim"]
@@ -240,7 +240,7 @@ def test_SCH8_marriage_after_a_close_in_the_same_turn():
     assert "marry:H" not in legal(play(D2, "close", marriage_in_phase2=False))
 
 
-def test_SCH8_marriage_after_exhaustion():
+def test_SCH8_marriage_after_exhaustion() -> None:
     """SCH-8: the leader of trick 6 (talon exhausted) declares KH QH; 20 counts at once (he has
     tricks). Not with marriage_in_phase2=false (classic T39)."""
     s = play(D1, D1_EXHAUSTED)
@@ -251,7 +251,7 @@ def test_SCH8_marriage_after_exhaustion():
     assert "marry:H" not in legal(play(D1, D1_EXHAUSTED, marriage_in_phase2=False))
 
 
-def test_SCH8_follower_cannot_marry():
+def test_SCH8_follower_cannot_marry() -> None:
     """SCH-8: still only the player on lead may declare: after A leads, B (holding KC QC) may only play."""
     s = play(D1, "TC JC draw TS")
     assert legal(s) == ["AH", "KC", "KS", "QC", "TH"]
@@ -264,7 +264,7 @@ D9 = "TS TH KD QC JH TD QH AS KC AH AC QD KS JD JC JS QS AD KH TC"
 D9_PLAY = "KC JH draw QD TS draw TD KS draw AC AS draw AH KD draw TC JC JS QS TH JD QH QC KH AD"
 
 
-def test_SCH9_last_trick_wins_the_deal_one_point_no_bonus():
+def test_SCH9_last_trick_wins_the_deal_one_point_no_bonus() -> None:
     """SCH-9: no 10 for the last trick; A wins it with 38 against B's 82, is at point E, and
     `finish` gives A the deal and 1 game point (row 7). A false claim at E pays B 2 (row 5)."""
     s = play(D9, D9_PLAY)
@@ -276,7 +276,7 @@ def test_SCH9_last_trick_wins_the_deal_one_point_no_bonus():
     assert end.outcome is not None and (end.outcome.winner, end.outcome.game_points, end.outcome.row) == (B, 2, 5)
 
 
-def test_SCH9_bonus10_option_restores_the_classic_count():
+def test_SCH9_bonus10_option_restores_the_classic_count() -> None:
     """last_trick=bonus10 (classic 66-12.2): A gets 10 (48) but B's 82 wins the played-out deal."""
     s = play(D9, D9_PLAY, last_trick="bonus10")
     assert summary(s)["points"] == [48, 82]
@@ -292,7 +292,7 @@ D10 = "KH AH KD TD JH QC TC TH JS AD KC KS AS TS AC QH JD QD JC QS"
 D10_PLAY = "AH TD draw KS AS draw close marry:C QC AC JS TS"
 
 
-def test_SCH10_closers_claim_graded_at_closing():
+def test_SCH10_closers_claim_graded_at_closing() -> None:
     """SCH-10 closer_win_basis=close: A had 21 (< 33) at the close, so B scores 2 although A has 35
     at the claim; with closer_win_basis=end (classic) A's 35 grades 1."""
     s = play(D10, "AH TD draw KS AS draw close")
@@ -310,7 +310,7 @@ def test_SCH10_closers_claim_graded_at_closing():
 D10B = "TS JD AD QH KH QD JH TC JS AH KC AS KS TD TH AC QC QS KD JC"
 
 
-def test_SCH10_beaten_closer_pays_as_failed_close():
+def test_SCH10_beaten_closer_pays_as_failed_close() -> None:
     """SCH-10 beaten_closer_points=as_failed_close: B had no trick at the close and claims validly,
     so B scores 3; 2 with beaten_closer_points=flat2 (classic)."""
     s = play(D10B, "close AD QD TS AH marry:H QH JS")
@@ -321,7 +321,7 @@ def test_SCH10_beaten_closer_pays_as_failed_close():
     assert end.outcome is not None and (end.outcome.winner, end.outcome.game_points) == (B, 2)
 
 
-def test_SCH10_failed_close_played_out_and_false_claim():
+def test_SCH10_failed_close_played_out_and_false_claim() -> None:
     """SCH-10 with rows 6 and 4: A closed at the first lead (B trickless then). Played out without a
     valid claim, B scores 3 though B won tricks later; a false claim by the closer also pays 3."""
     s = play(D10B, "close AD QD JD AH KC TC JS KH QH TS")
@@ -337,7 +337,7 @@ def test_SCH10_failed_close_played_out_and_false_claim():
 # -- SCH-11: false claims --------------------------------------------------------------------------
 
 
-def test_SCH11_false_claim_two_or_three():
+def test_SCH11_false_claim_two_or_three() -> None:
     """SCH-11: a false claim pays the opponent 3 if he has no trick yet, else 2."""
     end = play(D1, "claim")  # A claims at the first lead: B has no trick
     assert end.outcome is not None and (end.outcome.winner, end.outcome.game_points, end.outcome.row) == (B, 3, 5)

@@ -13,7 +13,7 @@ FIELDS = [[f"b{i}" for i in range(n)] for n in range(2, 8)]
 
 @pytest.mark.parametrize("names", FIELDS, ids=lambda n: f"{len(n)}-entrants")
 @pytest.mark.parametrize("rounds", [1, 3])
-def test_every_pair_meets_equally_often_in_both_seats(names, rounds):
+def test_every_pair_meets_equally_often_in_both_seats(names: list[str], rounds: int) -> None:
     ps = list(round_robin(names, rounds, seed=5))
     seats = Counter(p.players for p in ps)
     assert set(seats) == set(permutations(names, 2))
@@ -22,7 +22,7 @@ def test_every_pair_meets_equally_often_in_both_seats(names, rounds):
 
 
 @pytest.mark.parametrize("names", FIELDS, ids=lambda n: f"{len(n)}-entrants")
-def test_slots_are_disjoint_and_odd_fields_get_one_bye_each(names):
+def test_slots_are_disjoint_and_odd_fields_get_one_bye_each(names: list[str]) -> None:
     ps = list(round_robin(names, 1, seed=0))
     slots: dict[int, list[str]] = {}
     for p in ps:
@@ -37,7 +37,7 @@ def test_slots_are_disjoint_and_odd_fields_get_one_bye_each(names):
         assert len(slots) == len(names) - 1
 
 
-def test_duplicate_legs_share_the_seed_with_seats_swapped():
+def test_duplicate_legs_share_the_seed_with_seats_swapped() -> None:
     ps = list(round_robin(list("ABCDE"), 2, seed=9))
     pairs: dict[str, list] = {}
     for p in ps:
@@ -52,7 +52,7 @@ def test_duplicate_legs_share_the_seed_with_seats_swapped():
         assert a.players[player_of(ma, 1)] != b.players[player_of(mb, 1)]
 
 
-def test_the_whole_field_plays_the_same_decks_in_a_round():
+def test_the_whole_field_plays_the_same_decks_in_a_round() -> None:
     ps = list(round_robin(list("ABCDEF"), 3, seed=123))
     by_round: dict[int, set[int]] = {}
     for p in ps:
@@ -62,7 +62,7 @@ def test_the_whole_field_plays_the_same_decks_in_a_round():
     assert all(p.seed == round_seed(123, p.round) for p in ps)  # replayable from the pairing alone
 
 
-def test_schedule_is_deterministic_ordered_and_seeded():
+def test_schedule_is_deterministic_ordered_and_seeded() -> None:
     a = list(round_robin(list("ABCD"), 2, seed=1))
     assert a == list(round_robin(list("ABCD"), 2, seed=1))
     assert [p.seed for p in a] != [p.seed for p in round_robin(list("ABCD"), 2, seed=2)]
@@ -71,6 +71,6 @@ def test_schedule_is_deterministic_ordered_and_seeded():
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
 
 
-def test_duplicate_names_are_refused():
+def test_duplicate_names_are_refused() -> None:
     with pytest.raises(ValueError, match="distinct"):
         list(round_robin(["A", "A"], 1, seed=0))

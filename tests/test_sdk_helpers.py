@@ -4,6 +4,7 @@ of the Sixty-Six family: classic (24 cards) and Schnapsen (20 cards, SCH-1, SCH-
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -31,7 +32,7 @@ RULE_SETS = {
 PACKS = [CLASSIC, SCHNAPSEN]
 
 
-def states(n: int, seed: int, pack: Pack = CLASSIC):
+def states(n: int, seed: int, pack: Pack = CLASSIC) -> Iterator[State]:
     """Positions of random deals; claims are mostly skipped so that deals run long."""
     rng = random.Random(seed)
     rule_sets = RULE_SETS[pack.name]

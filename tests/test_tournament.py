@@ -15,7 +15,9 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,7 +26,7 @@ from harness.tournament import config as cfgmod
 from harness.tournament import publish, runner
 from harness.tournament.config import ConfigError
 from harness.tournament.schedule import Pairing, round_robin, total
-from harness.tournament.store import Store, StoreError
+from harness.tournament.store import Store, StoreError, Tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -50,7 +52,7 @@ command = "remote:bob"
 """
 
 
-def test_config_reads_every_setting(tmp_path):
+def test_config_reads_every_setting(tmp_path: Path) -> None:
     p = tmp_path / "t.toml"
     p.write_text(GOOD)
     c = cfgmod.load(p)
@@ -81,7 +83,7 @@ def test_bad_config_is_one_line_naming_the_problem(tmp_path: Path, change: tuple
     assert message in str(e.value) and "\n" not in str(e.value)
 
 
-def test_bot_flags():
+def test_bot_flags() -> None:
     c = cfgmod.from_flags(["x=python a.py", "y=remote:yy"], rounds=3, rules=["match_target=3"])
     assert [e.name for e in c.entrants] == ["x", "y"] and c.rounds == 3 and c.rules.match_target == 3
     with pytest.raises(ConfigError, match="not written NAME=COMMAND"):
@@ -93,7 +95,7 @@ def test_bot_flags():
 # -- store --------------------------------------------------------------------------------
 
 
-def test_store_refuses_other_schema_versions_and_other_files(tmp_path):
+def test_store_refuses_other_schema_versions_and_other_files(tmp_path: Path) -> None:
     db = tmp_path / "a.db"
     Store(db).close()
     con = sqlite3.connect(db)
@@ -123,19 +125,22 @@ class FakeEntrant:
         self.name = name
 
 
-def fake_play(log: list, in_flight: list, delay: float = 0.002):
-    async def play(pair, *, match_id, seed, game, rules, clock, record_dir):
+def fake_play(log: list[tuple[str, str, int]], in_flight: list[int], delay: float = 0.002
+              ) -> Callable[..., Coroutine[Any, Any, MatchResult]]:
+    async def play(entrants: Sequence[Any], *, match_id: str, seed: int, game: str, rules: Any, clock: Any,
+                   record_dir: Path | None) -> MatchResult:
         in_flight.append(1)
         log.append(("start", match_id, len(in_flight)))
         await asyncio.sleep(delay * (1 + seed % 3))
         in_flight.pop()
         # Deterministic, strength-biased outcome: "strong" > "mid" > "weak".
         rank = {"strong": 2, "mid": 1, "weak": 0, "other": 1}
-        a, b = pair[0].name, pair[1].name
+        a, b = entrants[0].name, entrants[1].name
         w = 0 if (rank[a], (seed + len(match_id)) % 2) > (rank[b], 0) else 1
         scores = [3, 3]
         scores[w] = 7
-        record = Path(record_dir) / f"{match_id}.jsonl"
+        assert record_dir is not None
+        record = record_dir / f"{match_id}.jsonl"
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(json.dumps({"match_id": match_id}) + "\n")
         return MatchResult(match_id, seed, game, (a, b), (0, 1) if w == 0 else (1, 0), tuple(scores), (0, 1),
@@ -143,7 +148,8 @@ def fake_play(log: list, in_flight: list, delay: float = 0.002):
     return play
 
 
-def _setup(tmp_path, names=("strong", "mid", "weak", "other"), rounds=2, concurrency=3):
+def _setup(tmp_path: Path, names: tuple[str, ...] = ("strong", "mid", "weak", "other"), rounds: int = 2,
+           concurrency: int = 3) -> tuple[cfgmod.TournamentConfig, Store, Tournament, dict[str, FakeEntrant]]:
     cfg = cfgmod.from_flags([f"{n}=python x.py" for n in names], rounds=rounds, seed=4,
                             concurrency=concurrency, db=str(tmp_path / "a.db"), out=str(tmp_path))
     store = Store(cfg.db)
@@ -151,9 +157,9 @@ def _setup(tmp_path, names=("strong", "mid", "weak", "other"), rounds=2, concurr
     return cfg, store, t, {n: FakeEntrant(n) for n in names}
 
 
-def test_runner_plays_every_match_once_with_bounded_concurrency(tmp_path):
+def test_runner_plays_every_match_once_with_bounded_concurrency(tmp_path: Path) -> None:
     cfg, store, t, ents = _setup(tmp_path)
-    log: list = []
+    log: list[tuple[str, str, int]] = []
     rep = asyncio.run(runner.run(cfg, store, t, entrants=ents, play=fake_play(log, []), stop=asyncio.Event()))
     assert rep.played == total(4, 2) == 24 and rep.pending == 0 and not rep.interrupted
     ids = [m["match_id"] for m in store.matches(t.id)]
@@ -164,7 +170,7 @@ def test_runner_plays_every_match_once_with_bounded_concurrency(tmp_path):
     assert b.standings.order[0] == "strong" and b.standings.order[-1] == "weak"
 
 
-def test_stop_then_resume_replays_half_pairs_and_loses_nothing(tmp_path):
+def test_stop_then_resume_replays_half_pairs_and_loses_nothing(tmp_path: Path) -> None:
     cfg, store, t, ents = _setup(tmp_path, concurrency=3)
     stop = asyncio.Event()
     seen: list[str] = []
@@ -207,11 +213,12 @@ def test_stop_then_resume_replays_half_pairs_and_loses_nothing(tmp_path):
     assert publish.board(store, t).standings == publish.board(store2, t2).standings
 
 
-def test_interrupted_matches_are_not_recorded(tmp_path):
+def test_interrupted_matches_are_not_recorded(tmp_path: Path) -> None:
     cfg, store, t, ents = _setup(tmp_path, names=("strong", "weak"), rounds=1, concurrency=1)
 
-    async def play(pair, *, match_id, seed, game, rules, clock, record_dir):
-        return MatchResult(match_id, seed, game, (pair[0].name, pair[1].name), None, (0, 0), (0, 1),
+    async def play(entrants: Sequence[Any], *, match_id: str, seed: int, game: str, rules: Any, clock: Any,
+                   record_dir: Path | None) -> MatchResult:
+        return MatchResult(match_id, seed, game, (entrants[0].name, entrants[1].name), None, (0, 0), (0, 1),
                            Cause.INTERRUPTED, None, "cancelled", 0, 0, None, 0.0)
 
     rep = asyncio.run(runner.run(cfg, store, t, entrants=ents, play=play, stop=asyncio.Event()))
@@ -273,12 +280,12 @@ def _recorded(db: Path) -> list[str]:
         con.close()
 
 
-def _standings(out: Path) -> dict:
+def _standings(out: Path) -> dict[str, Any]:
     doc = json.loads((out / "e2e" / "leaderboard.json").read_text())  # OUT/<tournament name>/ (issue 14)
     return {k: doc[k] for k in ("standings", "crosstable", "history", "matches", "rating")}
 
 
-def test_four_real_bots_complete_and_resume_is_a_no_op(tmp_path):
+def test_four_real_bots_complete_and_resume_is_a_no_op(tmp_path: Path) -> None:
     mark = f"complete-{os.getpid()}"
     done = subprocess.run(_cmd(tmp_path), cwd=ROOT, env=_env(mark), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -303,7 +310,7 @@ def test_four_real_bots_complete_and_resume_is_a_no_op(tmp_path):
     assert not _leftover(mark)  # nothing was started
 
 
-def test_bad_input_fails_before_any_match_with_one_line(tmp_path):
+def test_bad_input_fails_before_any_match_with_one_line(tmp_path: Path) -> None:
     cases = [
         (["--bot", "a=python sample_bots/random_bot.py", "--bot", "a=python sample_bots/greedy_bot.py"],
          "duplicate entrant name 'a'"),
@@ -336,7 +343,7 @@ def test_bad_input_fails_before_any_match_with_one_line(tmp_path):
     assert r.returncode == 2 and r.stderr == "arena: entrant 'b' has no command\n"
 
 
-def test_limits_reach_every_bot_and_a_resume_with_other_limits_is_refused(tmp_path):
+def test_limits_reach_every_bot_and_a_resume_with_other_limits_is_refused(tmp_path: Path) -> None:
     from harness.tournament.commands import check_same
 
     cfg = cfgmod.from_flags(["a=python x.py", "b=python y.py"], limits=["cpu_s=3"])

@@ -20,7 +20,7 @@ from harness.wire import arena_pb2 as pb
 from harness.wire import four_handed, three_handed, twenty_two
 from harness.wire.codecs import codec
 from harness.wire.common import card_field, event_field, table_bytes
-from harness.wire.convert import _packed, _uint, card_to_pb, fill_action, observation_to_pb
+from harness.wire.convert import packed_field, uint_field, card_to_pb, fill_action, observation_to_pb
 
 GAMES = ["sixtysix", "schnapsen", "three_handed", "four_handed", "twenty_two"]
 TO_PB: dict[str, Callable[[Any], Message]] = {"sixtysix": observation_to_pb, "schnapsen": observation_to_pb,
@@ -57,8 +57,9 @@ def test_encode_request_is_protobufs_bytes(game: str) -> None:
 
 
 def test_the_pieces_are_protobufs_bytes() -> None:
-    assert _uint(13, 0) == b"" and _packed(10, ()) == b""
-    assert _packed(10, (0, 127, 128, 300)) == pb.ThreeHandedObservation(points=[0, 127, 128, 300]).SerializeToString()
+    assert uint_field(13, 0) == b"" and packed_field(10, ()) == b""
+    want = pb.ThreeHandedObservation(points=[0, 127, 128, 300]).SerializeToString()
+    assert packed_field(10, (0, 127, 128, 300)) == want
     assert card_field(4, "AC") == pb.ThreeHandedObservation(hand=[card_to_pb("AC")]).SerializeToString()
     e = pb.FourHandedObservation()
     fill_action(e.trick.add(seat=0).action, "TS")

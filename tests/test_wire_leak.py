@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -59,7 +60,7 @@ def reassign(s: State, seat: int, hidden: list[int], perm: list[int]) -> State:
     return s._replace(deck=deck, stock=stock, hands=hands)
 
 
-def states(n: int, seed: int, game: str = "sixtysix"):
+def states(n: int, seed: int, game: str = "sixtysix") -> Iterator[State]:
     rng = random.Random(seed)
     for i in range(n):
         rule_sets = RULE_SETS[game]

@@ -18,8 +18,8 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from . import arena_pb2 as pb
-from .convert import (WireError, _len, _uint, _varint, action_from_pb, action_to_pb, card_from_pb, card_to_pb, envelope,
-                      fill_action, fill_card)
+from .convert import (WireError, action_from_pb, action_to_pb, card_from_pb, card_to_pb, envelope, fill_action,
+                      fill_card, len_field, uint_field, varint)
 
 R = TypeVar("R")
 CASE_FIELDS = {f.name: f.number for f in pb.DecisionRequest.DESCRIPTOR.oneofs_by_name["observation"].fields}
@@ -62,7 +62,7 @@ def card_field(field: int, card: str) -> bytes:
     """A Card message field, serialized (remembered: a game has a few dozen cards)."""
     data = _CARD_FIELDS.get((field, card))
     if data is None:
-        data = _len(field, card_to_pb(card).SerializeToString())
+        data = len_field(field, card_to_pb(card).SerializeToString())
         if len(_CARD_FIELDS) < 4096:
             _CARD_FIELDS[field, card] = data
     return data
@@ -72,7 +72,7 @@ def event_field(field: int, seat: int, action: str) -> bytes:
     """An Event message field (seat, action), serialized (remembered)."""
     data = _EVENT_FIELDS.get((field, seat, action))
     if data is None:
-        data = _len(field, _uint(1, seat) + _len(2, action_to_pb(action).SerializeToString()))
+        data = len_field(field, uint_field(1, seat) + len_field(2, action_to_pb(action).SerializeToString()))
         if len(_EVENT_FIELDS) < 16384:
             _EVENT_FIELDS[field, seat, action] = data
     return data
@@ -84,13 +84,13 @@ def table_bytes(obs: Any, point: int, trump: int, tail: Sequence[bytes]) -> byte
     the game's later fields already serialized. The same bytes as protobuf's for the message that
     :func:`fill_table` and the game's own fields give (tests/test_wire_fast_encode.py holds it to that)."""
     return b"".join((
-        _uint(1, obs.seat),
-        b"" if obs.to_act is None else b"\x10" + _varint(obs.to_act),  # optional: set even when 0
-        _uint(3, point),
+        uint_field(1, obs.seat),
+        b"" if obs.to_act is None else b"\x10" + varint(obs.to_act),  # optional: set even when 0
+        uint_field(3, point),
         *[card_field(4, c) for c in obs.hand],
-        _uint(5, trump),
+        uint_field(5, trump),
         b"" if obs.trump_card is None else card_field(6, obs.trump_card),
-        _uint(7, obs.leader),
+        uint_field(7, obs.leader),
         *[event_field(8, s, a) for s, a in obs.trick],
         *[event_field(9, s, a) for s, a in obs.history],
         *tail,

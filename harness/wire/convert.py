@@ -346,10 +346,10 @@ def request_to_pb(
 # order, proto3 defaults omitted, packed repeated integers); tests hold it to that.
 
 
-def _varint(n: int) -> bytes:
+def varint(n: int) -> bytes:
     """Protobuf base-128 varint of a non-negative int.
 
-    >>> _varint(1), _varint(300)
+    >>> varint(1), varint(300)
     (b'\\x01', b'\\xac\\x02')
     """
     out = bytearray()
@@ -360,71 +360,72 @@ def _varint(n: int) -> bytes:
     return bytes(out)
 
 
-_SMALL = [_varint(i) for i in range(256)]
-_TAG = [_varint(f << 3) for f in range(64)]  # the key of a varint field, by field number
-_LEN_TAG = [_varint(f << 3 | 2) for f in range(64)]  # the key of a length-delimited field
+_SMALL = [varint(i) for i in range(256)]
+_TAG = [varint(f << 3) for f in range(64)]  # the key of a varint field, by field number
+_LEN_TAG = [varint(f << 3 | 2) for f in range(64)]  # the key of a length-delimited field
 _UINT = [[b""] + [_TAG[f] + _SMALL[v] for v in range(1, 256)] for f in range(32)]  # small varint fields, whole
 
 
-def _uint(field: int, value: int) -> bytes:
+def uint_field(field: int, value: int) -> bytes:
     """A varint field; empty for 0 (proto3 omits defaults).
 
-    >>> _uint(1, 0), _uint(3, 2), _uint(2, 300), _uint(17, 5)
+    >>> uint_field(1, 0), uint_field(3, 2), uint_field(2, 300), uint_field(17, 5)
     (b'', b'\\x18\\x02', b'\\x10\\xac\\x02', b'\\x88\\x01\\x05')
     """
     if value < 256 and field < 32:
         return _UINT[field][value]
-    return _TAG[field] + _varint(value)
+    return _TAG[field] + varint(value)
 
 
-def _len(field: int, body: bytes) -> bytes:
+def len_field(field: int, body: bytes) -> bytes:
     """A length-delimited field (string, bytes, message, packed repeated)."""
     n = len(body)
-    return _LEN_TAG[field] + (_SMALL[n] if n < 128 else _varint(n)) + body
+    return _LEN_TAG[field] + (_SMALL[n] if n < 128 else varint(n)) + body
 
 
-def _packed(field: int, values: Sequence[int]) -> bytes:
+def packed_field(field: int, values: Sequence[int]) -> bytes:
     """A packed repeated varint field; empty when there are no values.
 
-    >>> _packed(16, (66, 0)), _packed(14, ()), _packed(20, (200, 1))
+    >>> packed_field(16, (66, 0)), packed_field(14, ()), packed_field(20, (200, 1))
     (b'\\x82\\x01\\x02B\\x00', b'', b'\\xa2\\x01\\x03\\xc8\\x01\\x01')
     """
     if not values:
         return b""
     if max(values) < 128:  # every value is a one-byte varint: the bytes themselves
-        return _len(field, bytes(values))
-    return _len(field, b"".join(_SMALL[v] if v < 128 else _varint(v) for v in values))
+        return len_field(field, bytes(values))
+    return len_field(field, b"".join(_SMALL[v] if v < 128 else varint(v) for v in values))
 
 
 _CARD_BODY = {c: card_to_pb(c).SerializeToString() for c in CARD_STR}
 _ACTION_BODY = {a: action_to_pb(a).SerializeToString() for a in VOCABULARY}
-_CARD_FIELD = {f: {c: _len(f, b) for c, b in _CARD_BODY.items()} for f in (4, 6, 12, 18, 19)}
-_LEGAL_FIELD = {a: _len(6, b) for a, b in _ACTION_BODY.items()}
-_HISTORY_FIELD = {(seat, a): _len(13, _uint(1, seat) + _len(2, b)) for seat in (0, 1) for a, b in _ACTION_BODY.items()}
+_CARD_FIELD = {f: {c: len_field(f, b) for c, b in _CARD_BODY.items()} for f in (4, 6, 12, 18, 19)}
+_LEGAL_FIELD = {a: len_field(6, b) for a, b in _ACTION_BODY.items()}
+_HISTORY_FIELD = {(seat, a): len_field(13, uint_field(1, seat) + len_field(2, b))
+                  for seat in (0, 1) for a, b in _ACTION_BODY.items()}
 
 
 def _obs_body(obs: Observation) -> bytes:
     hand, trick, known = _CARD_FIELD[4], _CARD_FIELD[12], _CARD_FIELD[18]
     parts = [
-        _uint(1, obs.seat),
+        uint_field(1, obs.seat),
         b"" if obs.to_act is None else b"\x10" + _SMALL[obs.to_act],
-        _uint(3, _POINT_PB[obs.point]),
+        uint_field(3, _POINT_PB[obs.point]),
         *[hand[c] for c in obs.hand],
-        _uint(5, _SUIT_PB[obs.trump_suit]),
+        uint_field(5, _SUIT_PB[obs.trump_suit]),
         b"" if obs.trump_card is None else _CARD_FIELD[6][obs.trump_card],
-        _uint(7, obs.talon_size),
-        _uint(8, _TALON_PB[obs.talon_state]),
+        uint_field(7, obs.talon_size),
+        uint_field(8, _TALON_PB[obs.talon_state]),
         b"" if obs.closed_by is None else b"\x48\x01\x50" + _SMALL[obs.closed_by],
-        _uint(11, obs.leader),
+        uint_field(11, obs.leader),
         *[trick[c] for c in obs.trick],
         *[_HISTORY_FIELD[e] for e in obs.history],
-        _packed(14, obs.trick_winners),
-        _packed(15, obs.tricks),
-        _packed(16, obs.points),
-        _packed(17, obs.marriages),
+        packed_field(14, obs.trick_winners),
+        packed_field(15, obs.tricks),
+        packed_field(16, obs.points),
+        packed_field(17, obs.marriages),
         *[known[c] for c in obs.opponent_known],
         b"" if obs.last_drawn is None else _CARD_FIELD[19][obs.last_drawn],
-        _packed(20, obs.game_score),
+        packed_field(20, obs.game_score),
     ]
     return b"".join(parts)
 
@@ -443,18 +444,18 @@ def envelope(match_id: str, deal_no: int, decision_no: int, legal: Sequence[str]
     field ``case_field``: fields in number order, as protobuf writes them (any game's actions)."""
     legal_field = _LEGAL_FIELD
     return b"".join((
-        _len(2, match_id.encode()) if match_id else b"",
-        _uint(3, deal_no),
-        _uint(4, decision_no),
-        _len(5, _uint(1, move_ms) + _uint(2, bank_ms)),
+        len_field(2, match_id.encode()) if match_id else b"",
+        uint_field(3, deal_no),
+        uint_field(4, decision_no),
+        len_field(5, uint_field(1, move_ms) + uint_field(2, bank_ms)),
         *[legal_field.get(a) or _legal(a) for a in legal],
-        _len(case_field, observation),
+        len_field(case_field, observation),
     ))
 
 
 def _legal(action: str) -> bytes:
     """One ``legal`` entry of a request (field 6), remembered (a game has a few dozen actions)."""
-    data = _len(6, action_to_pb(action).SerializeToString())
+    data = len_field(6, action_to_pb(action).SerializeToString())
     if len(_LEGAL_FIELD) < 4096:
         _LEGAL_FIELD[action] = data
     return data
@@ -462,7 +463,7 @@ def _legal(action: str) -> bytes:
 
 def wrap_request(request_id: int, body: bytes) -> bytes:
     """An ArenaMessage carrying the DecisionRequest ``body`` (from :func:`encode_request`) with ``request_id`` set."""
-    return _len(2, _uint(1, request_id) + body)
+    return len_field(2, uint_field(1, request_id) + body)
 
 
 def request_from_pb(req: pb.DecisionRequest, rules: Rules = Rules(), cls: type[Observation] = Observation, *,

@@ -26,7 +26,7 @@ from harness.games.four_handed.options import Rules
 
 from . import arena_pb2 as pb
 from . import common
-from .convert import WireError, _packed, _uint
+from .convert import WireError, packed_field, uint_field
 
 GAME_ID = "four_handed"
 _SUIT_PB: dict[str, pb.Suit] = dict(zip(SUITS, (pb.SUIT_CLUBS, pb.SUIT_DIAMONDS, pb.SUIT_HEARTS, pb.SUIT_SPADES)))
@@ -48,7 +48,8 @@ def observation_to_pb(obs: Observation) -> pb.FourHandedObservation:
 def observation_bytes(obs: Observation) -> bytes:
     """``observation_to_pb(obs).SerializeToString()``, put together directly (the match loop's path)."""
     return common.table_bytes(obs, _POINT_PB[obs.point], _SUIT_PB[obs.trump_suit], (
-        _packed(10, obs.points), _packed(11, obs.tricks), _packed(12, obs.game_score), _uint(13, obs.team)))
+        packed_field(10, obs.points), packed_field(11, obs.tricks), packed_field(12, obs.game_score),
+        uint_field(13, obs.team)))
 
 
 _seat = partial(common.seat, n=4)

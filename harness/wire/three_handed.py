@@ -30,7 +30,7 @@ from harness.games.three_handed.options import Rules
 
 from . import arena_pb2 as pb
 from . import common
-from .convert import WireError, _packed, _uint
+from .convert import WireError, packed_field, uint_field
 
 GAME_ID = "three_handed"
 _SUIT_PB = {s: i + 1 for i, s in enumerate(SUITS)}  # SUIT_CLUBS = 1 .. SUIT_SPADES = 4
@@ -70,7 +70,8 @@ def observation_to_pb(obs: ThreeHandedObservation) -> pb.ThreeHandedObservation:
 def observation_bytes(obs: ThreeHandedObservation) -> bytes:
     """``observation_to_pb(obs).SerializeToString()``, put together directly (the match loop's path)."""
     return common.table_bytes(obs, _POINT_PB[obs.point], 0 if obs.trump is None else _SUIT_PB[obs.trump], (
-        _packed(10, obs.points), _packed(11, obs.tricks), _packed(12, obs.marriages), _packed(13, obs.game_score)))
+        packed_field(10, obs.points), packed_field(11, obs.tricks), packed_field(12, obs.marriages),
+        packed_field(13, obs.game_score)))
 
 
 _seat = partial(common.seat, n=3)

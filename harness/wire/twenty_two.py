@@ -24,7 +24,8 @@ from harness.games.twenty_two.options import Rules
 
 from . import arena_pb2 as pb
 from . import common
-from .convert import WireError, _len, _packed, _uint, _varint, action_from_pb, card_from_pb, fill_card
+from .convert import (WireError, action_from_pb, card_from_pb, fill_card, len_field, packed_field, uint_field,
+                      varint)
 
 CASE = "twenty_two"
 RANKS = "23456789TJQKA"
@@ -68,27 +69,28 @@ def observation_bytes(obs: Observation) -> bytes:
     fields in number order, optional ones when set (even to 0), repeated messages even when empty."""
     card = common.card_field
     return b"".join((
-        b"" if obs.seat is None else b"\x08" + _varint(obs.seat),
-        b"" if obs.to_act is None else b"\x10" + _varint(obs.to_act),
-        _uint(3, _POINT_PB[obs.point]),
+        b"" if obs.seat is None else b"\x08" + varint(obs.seat),
+        b"" if obs.to_act is None else b"\x10" + varint(obs.to_act),
+        uint_field(3, _POINT_PB[obs.point]),
         *[card(4, c) for c in obs.hand],
-        _uint(5, obs.leader),
-        *[_len(6, _play_bytes(seat, cards)) for seat, cards in obs.trick],
-        _packed(7, [_RANK_PB[r] for r in obs.bar]),
-        *[_len(8, _uint(1, leader) + b"".join(_len(2, _play_bytes(s, cs)) for s, cs in plays) + _uint(3, winner))
+        uint_field(5, obs.leader),
+        *[len_field(6, _play_bytes(seat, cards)) for seat, cards in obs.trick],
+        packed_field(7, [_RANK_PB[r] for r in obs.bar]),
+        *[len_field(8, uint_field(1, leader) + b"".join(len_field(2, _play_bytes(s, cs)) for s, cs in plays)
+                    + uint_field(3, winner))
           for leader, plays, winner in obs.tricks],
-        _uint(9, obs.stock),
-        _packed(10, obs.hand_sizes),
-        _packed(11, obs.discards),
-        _packed(12, obs.seats),
-        _packed(13, obs.totals),
-        *[_len(14, b"".join(card(1, c) for c in kept)) for kept in obs.kept],
-        _packed(15, obs.eliminated),
+        uint_field(9, obs.stock),
+        packed_field(10, obs.hand_sizes),
+        packed_field(11, obs.discards),
+        packed_field(12, obs.seats),
+        packed_field(13, obs.totals),
+        *[len_field(14, b"".join(card(1, c) for c in kept)) for kept in obs.kept],
+        packed_field(15, obs.eliminated),
     ))
 
 
 def _play_bytes(seat: int, cards: Sequence[str]) -> bytes:
-    return _uint(1, seat) + b"".join(common.card_field(2, c) for c in cards)
+    return uint_field(1, seat) + b"".join(common.card_field(2, c) for c in cards)
 
 
 def _fill_play(msg: pb.TwentyTwoPlay, seat: int, cards: Sequence[str]) -> None:

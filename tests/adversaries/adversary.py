@@ -49,6 +49,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from typing import cast
 
 import grpc
@@ -119,7 +120,7 @@ def spy_probe(address: str) -> None:
         ch.close()
 
 
-def breach(what: str, attempt) -> None:
+def breach(what: str, attempt: Callable[[], object]) -> None:
     """Try ``attempt``; exit 66 saying BREACH when it works, 1 saying blocked when it fails."""
     try:
         got = attempt()
@@ -249,7 +250,7 @@ def main() -> None:
     call = channel.stream_stream(METHOD, request_serializer=None, response_deserializer=None)
     out: queue.Queue[bytes | None] = queue.Queue()
 
-    def outgoing():
+    def outgoing() -> Iterator[bytes]:
         while (item := out.get()) is not None:
             yield item
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import queue
 import sys
 import time
+from collections.abc import Iterator
 
 import grpc
 
@@ -27,7 +28,7 @@ def one_stream(address: str, token: str, where: str, data: bytes) -> str:
     call = channel.stream_stream(METHOD, request_serializer=None, response_deserializer=None)
     out: queue.Queue[bytes | None] = queue.Queue()
 
-    def outgoing():
+    def outgoing() -> Iterator[bytes]:
         while (item := out.get()) is not None:
             yield item
 

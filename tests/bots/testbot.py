@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 import zlib
+from collections.abc import Iterator
 
 import grpc
 
@@ -49,7 +50,7 @@ def main() -> None:
     call = channel.stream_stream(METHOD, request_serializer=None, response_deserializer=pb.ArenaMessage.FromString)
     out: queue.Queue[bytes | None] = queue.Queue()
 
-    def outgoing():
+    def outgoing() -> Iterator[bytes]:
         while (item := out.get()) is not None:
             yield item
 

@@ -170,7 +170,7 @@ class RefDeal:
     ``game`` is "sixtysix" (24 cards, 66-4.2) or "schnapsen" (20 cards, SCH-2); ``rules``
     overrides the game's defaults (Appendix A, classic or Schnapsen column)."""
 
-    def __init__(self, deck_cards, rules: dict | None = None, game: str = "sixtysix"):
+    def __init__(self, deck_cards: str | list[str], rules: dict | None = None, game: str = "sixtysix") -> None:
         if isinstance(deck_cards, str):
             deck_cards = deck_cards.split()
         deck = [c.upper() for c in deck_cards]
@@ -555,7 +555,7 @@ class RefDeal:
 
     # ---------------------------------------------------------------- scoring
 
-    def _end(self, winner, amount: int, row: int) -> None:
+    def _end(self, winner: int | None, amount: int, row: int) -> None:
         self.point = "over"
         self.to_act = None
         self.winner = winner
