@@ -26,7 +26,7 @@ demo: $(STAMP)
 	$(PY) -m harness.cli demo
 
 test: $(STAMP) $(RAY_STAMP) node typecheck
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -rs
 
 # Static types of the harness, the benchmarks, the sample bots and the tests (settings in pyproject.toml); `make test` runs it first.
 typecheck: $(STAMP)

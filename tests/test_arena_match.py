@@ -205,8 +205,6 @@ def test_replay_verifies_a_record_and_reports_the_first_divergence(tmp_path: Pat
 
 def test_full_match_between_two_sample_bots(tmp_path: Path) -> None:
     sample = Path(__file__).resolve().parents[1] / "sample_bots"
-    if not (sample / "random_bot.py").exists() or not (sample / "greedy_bot.py").exists():
-        pytest.skip("sample bots not written yet")
 
     async def go(arena: Arena) -> tuple[MatchResult, list[int]]:
         a = Entrant("random", f"python {sample / 'random_bot.py'}", arena=arena)

@@ -475,6 +475,8 @@ def test_in_a_terminal_the_live_view_keeps_the_remote_token_and_one_ctrl_c_stops
     import shutil
 
     if shutil.which("tmux") is None:
+        if os.environ.get("CI"):
+            pytest.fail("tmux is required in CI (.ci/run installs it) but is not installed")
         pytest.skip("no tmux")
     mark = f"tmux-{os.getpid()}"
     cfg = write_config(tmp_path / "club.toml", "club", {"alice": "remote:alice", "a": RANDOM, "b": GREEDY},
