@@ -365,7 +365,8 @@ def test_sigkill_then_resume_continues_identically_and_the_boards_say_how_it_end
     assert "## Adaptive schedule" in md and "ended at the cap" in md and "Matches per pairing" in md
     html = (clean / "ad" / "leaderboard.html").read_text()
     assert 'id="adaptive" data-ended="cap"' in html and "P(order right)" in html
-    from test_leaderboard_html import CHROMIUM, _chromium
+    from test_leaderboard_html import _chromium
+    from tools import CHROMIUM
 
     if CHROMIUM or os.environ.get("CI"):  # the page as a real browser builds it: the panel, no requests
         dom, requests = _chromium(clean / "ad" / "leaderboard.html", tmp_path, "adaptive")

@@ -20,7 +20,7 @@ Cause mapping (the adversary is player 1 in every case):
     forks until the process limit (also in new sessions)           CRASH (process limit)
 
 Bots run in the sandbox wherever bubblewrap works (``Limits.sandbox`` auto); the tests that need it
-skip, saying why, where it does not.
+skip, saying why, where it does not (and fail in CI, which installs it: the ``needs`` mark).
 """
 
 from __future__ import annotations
@@ -50,8 +50,6 @@ from harness.wire import arena_pb2 as pb
 ADVERSARY = f"python {ROOT / 'tests' / 'adversaries' / 'adversary.py'}"
 FAST = Clock(move_ms=1000, bank_ms=2000, grace_ms=10)
 TEST_LIMITS = Limits(address_space_bytes=1 * GiB, open_files=256, processes=16, poll_s=0.05)
-SANDBOX, NO_SANDBOX = sandbox.probe()
-needs_sandbox = pytest.mark.skipif(SANDBOX is None, reason=f"no sandbox here: {NO_SANDBOX}")
 
 
 @dataclass
@@ -275,7 +273,7 @@ def secret_db(path: Path) -> Path:
     return path
 
 
-@needs_sandbox
+@pytest.mark.needs("sandbox")
 def test_19_reading_the_database_fails(tmp_path: Path, outside: Path) -> None:
     db = secret_db(outside / "db" / "arena.db")
     sandbox.keep_private(db.parent)  # what `arena tournament` and the league do with their db's directory
@@ -283,7 +281,7 @@ def test_19_reading_the_database_fails(tmp_path: Path, outside: Path) -> None:
     assert "FileNotFoundError" in detail  # the directory is empty in the sandbox
 
 
-@needs_sandbox
+@pytest.mark.needs("sandbox")
 def test_20_reading_home_fails(tmp_path: Path, outside: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home = outside / "home"
     (home / ".ssh").mkdir(parents=True)
@@ -293,7 +291,7 @@ def test_20_reading_home_fails(tmp_path: Path, outside: Path, monkeypatch: pytes
     assert "FileNotFoundError" in detail
 
 
-@needs_sandbox
+@pytest.mark.needs("sandbox")
 def test_21_reading_another_bots_directory_fails(tmp_path: Path) -> None:
     other = ROOT / "tests" / "bots" / "testbot.py"  # the opponent's own file
     assert other.exists()
@@ -301,7 +299,7 @@ def test_21_reading_another_bots_directory_fails(tmp_path: Path) -> None:
     assert "FileNotFoundError" in detail
 
 
-@needs_sandbox
+@pytest.mark.needs("sandbox")
 @pytest.mark.parametrize("where", ["own-directory", "out-directory", "home"])
 def test_22_writing_outside_tmp_fails(tmp_path: Path, outside: Path, monkeypatch: pytest.MonkeyPatch,
                                       where: str) -> None:
@@ -317,7 +315,7 @@ def test_22_writing_outside_tmp_fails(tmp_path: Path, outside: Path, monkeypatch
     assert "Read-only file system" in detail and not target.exists()
 
 
-@needs_sandbox
+@pytest.mark.needs("sandbox")
 def test_23_tcp_to_the_hosts_loopback_fails(tmp_path: Path) -> None:
     with socket.socket() as listener:  # a real listener on the host's loopback
         listener.bind(("127.0.0.1", 0))
@@ -339,7 +337,7 @@ def marked(mark: str) -> list[int]:
     return found
 
 
-@needs_sandbox
+@pytest.mark.needs("sandbox")
 def test_24_a_setsid_child_dies_with_the_bot(tmp_path: Path) -> None:
     mark = f"adv-setsid-{secrets.token_hex(6)}"
     r = run(tmp_path, f"{ADVERSARY} setsid {mark}")
@@ -347,14 +345,14 @@ def test_24_a_setsid_child_dies_with_the_bot(tmp_path: Path) -> None:
     assert r.left_after_match == [] and marked(mark) == []  # gone when the crash was seen, not at shutdown
 
 
-@needs_sandbox
+@pytest.mark.needs("sandbox")
 def test_25_a_fork_bomb_in_new_sessions_hits_the_process_limit(tmp_path: Path) -> None:
     r = run(tmp_path, f"{ADVERSARY} forkbomb setsid", limits=replace(TEST_LIMITS, processes=8))
     check(r, Cause.CRASH, "process limit:")
     assert "(limit 8)" in r.adv.detail
 
 
-@needs_sandbox
+@pytest.mark.needs("sandbox")
 def test_26_tmp_is_private_and_vanishes(tmp_path: Path) -> None:
     target = f"/tmp/arena-adv-{secrets.token_hex(4)}"
     r = run(tmp_path, f"{ADVERSARY} writefile {target}")

@@ -200,7 +200,7 @@ def test_the_summary_finds_the_error_line_not_the_version_banner() -> None:
                           "ModuleNotFoundError: No module named 'grpc'\n") == "ModuleNotFoundError: No module named 'grpc'"
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+@pytest.mark.needs("node")
 def test_the_node_bot_without_its_packages_forfeits_with_the_missing_module(tmp_path: Path) -> None:
     """The Node.js sample bot copied where its packages are not: the forfeit names the missing
     module, not only ``Node.js v20...``."""

@@ -35,9 +35,6 @@ from harness.wire.codecs import codec
 from harness.wire.convert import actions_from_pb
 
 ADVERSARY = f"python {ROOT / 'tests' / 'adversaries' / 'adversary.py'}"
-SANDBOX, NO_SANDBOX = sandbox.probe()
-NODE = shutil.which("node")
-HAS_NODE = NODE is not None and (ROOT / "sample_bots" / "node" / "node_modules" / "@grpc" / "grpc-js").is_dir()
 # Generous clock: a check fails on time only against these limits.
 QUICK = Options(games=("sixtysix",), decisions=8, move_ms=2000, bank_ms=3000, hello_s=30.0, grace_s=3.0, seed=5,
                 limits=Limits(processes=16, poll_s=0.05))
@@ -90,7 +87,7 @@ SAMPLES = [
     pytest.param("python sample_bots/greedy_bot.py", (), 2000, id="greedy"),
     pytest.param("python sample_bots/search_bot.py", (), 3000, id="search"),  # stops at half its move limit
     pytest.param("node sample_bots/node/bot.js", (), 2000, id="node",
-                 marks=pytest.mark.skipif(not HAS_NODE, reason="node or the node bot's packages are missing")),
+                 marks=pytest.mark.needs("node-bot")),
 ]
 
 
@@ -160,7 +157,7 @@ ADVERSARIES = [
      "exited with status 1; stderr: blocked: write", QUICK),
 ]
 IN_SANDBOX = {"setsid-child", "writes-outside-tmp"}
-needs_sandbox = pytest.mark.skipif(SANDBOX is None, reason=f"no sandbox here: {NO_SANDBOX}")
+needs_sandbox = pytest.mark.needs("sandbox")
 
 
 @pytest.mark.parametrize("args,caught_by,detail,opts", [

@@ -26,7 +26,7 @@ from typing import IO
 
 import pytest
 
-from test_tournament import _env, _leftover, _wait_gone
+from test_tournament import _env, _wait_gone
 from test_tournament import _recorded as recorded
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -337,14 +337,17 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("spec,problem", BAD, ids=["remote-name", "typo", "no-script", "no-node-script"])
-@pytest.mark.parametrize("command", ["match", "tournament", "league add"])
+# league add takes commands only (remote bots register themselves): no remote case for it
+PREFLIGHT = [pytest.param(command, spec, problem, id=f"{command.replace(' ', '-')}-{name}",
+                          marks=[pytest.mark.needs("node")] if spec.startswith("node") else [])
+             for command in ("match", "tournament", "league add")
+             for name, (spec, problem) in zip(["remote-name", "typo", "no-script", "no-node-script"], BAD)
+             if not (command == "league add" and spec.startswith("remote:"))]
+
+
+@pytest.mark.parametrize("command,spec,problem", PREFLIGHT)
 def test_one_preflight_refuses_a_bad_bot_before_anything_starts(tmp_path: Path, command: str, spec: str,
                                                                 problem: str) -> None:
-    if command == "league add" and spec.startswith("remote:"):
-        pytest.skip("league add takes commands; remote bots register themselves")
-    if spec.startswith("node") and not shutil_which("node"):
-        pytest.skip("no node")
     out = tmp_path / "out"
     if command == "match":
         r = arena("match", RANDOM, spec, "--out", str(out), "--no-live")
@@ -370,12 +373,6 @@ def test_one_preflight_refuses_a_bad_name(tmp_path: Path, command: str) -> None:
         r = arena("league", "add", "--db", str(out / "league.db"), "--name", "a b", "--command", RANDOM)
     assert r.returncode == 2 and r.stdout == "" and "name" in one_line(r.stderr), r
     assert not out.exists()
-
-
-def shutil_which(prog: str) -> str | None:
-    import shutil
-
-    return shutil.which(prog)
 
 
 # -- item 11: tournament --dry-run -----------------------------------------------------------------
@@ -468,16 +465,12 @@ def test_a_run_killed_while_its_bots_start_resumes_and_one_whose_bots_fail_leave
     assert not _wait_gone(mark)
 
 
+@pytest.mark.needs("tmux")
 def test_in_a_terminal_the_live_view_keeps_the_remote_token_and_one_ctrl_c_stops(tmp_path: Path) -> None:
     """In a real terminal (tmux): the live view shows the remote entrant's address and token while it
     runs, and one Ctrl-C stops the run although a match waits an hour for the remote bot."""
     import shlex
-    import shutil
 
-    if shutil.which("tmux") is None:
-        if os.environ.get("CI"):
-            pytest.fail("tmux is required in CI (.ci/run installs it) but is not installed")
-        pytest.skip("no tmux")
     mark = f"tmux-{os.getpid()}"
     cfg = write_config(tmp_path / "club.toml", "club", {"alice": "remote:alice", "a": RANDOM, "b": GREEDY},
                        hello=3600)
@@ -485,7 +478,8 @@ def test_in_a_terminal_the_live_view_keeps_the_remote_token_and_one_ctrl_c_stops
     run = shlex.join([PY, "-m", "harness.cli", "tournament", str(cfg), "--db", str(db), "--out", str(tmp_path)])
     sock = f"arena-test-{os.getpid()}"
     tmux = ["tmux", "-L", sock]
-    script = (f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES ARENA_TEST_MARK={mark} PYTHONPATH={shlex.quote(str(ROOT))} "
+    root = shlex.quote(str(ROOT))
+    script = (f"cd {root} && env -u COLUMNS -u LINES ARENA_TEST_MARK={mark} PYTHONPATH={root} "
               f"{run}; echo EXIT=$?; sleep 3600")
     subprocess.run([*tmux, "new-session", "-d", "-s", "t", "-x", "200", "-y", "60", script], check=True)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,24 +19,20 @@ from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, play_match
 from harness.arena.record import read, verify
 from harness.tournament.schedule import partnerships
 from test_tournament import _leftover
+from tools import NODE
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 NODE_DIR = ROOT / "sample_bots" / "node"
-NODE_BIN = shutil.which("node")
 CLOCK = Clock(move_ms=5000, bank_ms=60000, hello_s=60.0)  # generous: nothing here is about time
 BOTS = {
-    "node": f"{NODE_BIN} {NODE_DIR / 'bot.js'}",
+    "node": f"{NODE} {NODE_DIR / 'bot.js'}",
     "random": f"{PY} {ROOT / 'sample_bots' / 'random_bot.py'}",
     "greedy3h": f"{PY} {ROOT / 'tests' / 'bots' / 'greedy3h_bot.py'}",
     "greedy4": f"{PY} {ROOT / 'tests' / 'bots' / 'four_handed_greedy.py'}",
 }
 
-pytestmark = pytest.mark.skipif(
-    NODE_BIN is None or not (NODE_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir()
-    or not (NODE_DIR / "node_modules" / "@grpc" / "proto-loader").is_dir(),
-    reason="node or the Node bot's npm packages are missing (`make node` installs them; `make test` runs it)",
-)
+pytestmark = pytest.mark.needs("node-bot")  # `make node` installs its packages; `make test` runs it
 
 
 def play(seating: Sequence[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, game: str,

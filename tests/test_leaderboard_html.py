@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -18,12 +17,13 @@ from urllib.parse import unquote
 
 import pytest
 
+from tools import CHROMIUM
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 BOTS = {"random": "python sample_bots/random_bot.py", "greedy": "python sample_bots/greedy_bot.py",
         "random2": "python sample_bots/random_bot.py"}
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="chromium not installed")
+pytestmark = pytest.mark.needs("chromium")
 
 
 class Dom(HTMLParser):

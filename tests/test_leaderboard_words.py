@@ -10,7 +10,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,10 +20,10 @@ from rich.console import Console
 from harness.arena.result import Cause, MatchResult
 from harness.leaderboard import Board, feed, markdown, moment, page, pct, terminal
 from harness.rating import Model, Played, standings, two_player
+from tools import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def _text(renderable: object) -> str:
@@ -123,7 +122,7 @@ PROBE = ("<script>const out={doc:document.documentElement.scrollWidth,win:window
          "document.body.setAttribute('data-m',JSON.stringify(out));</script>")
 
 
-@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="chromium not installed")
+@pytest.mark.needs("chromium")
 def test_long_names_keep_the_tables_inside_the_page(tmp_path: Path) -> None:
     played, seq = [], 0
     for i, a in enumerate(LONG):

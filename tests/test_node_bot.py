@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -26,13 +25,10 @@ from harness.wire.codecs import codec
 from harness.wire.convert import action_from_pb
 
 from stand import BOTS, SDKBOT, handshake, positions, request, stand, wait_exit
+from tools import NODE
 
-NODE = shutil.which("node")
 GAMES = ["sixtysix", "schnapsen", "three_handed", "four_handed", "twenty_two"]
-pytestmark = pytest.mark.skipif(
-    NODE is None or not (BOTS / "node" / "node_modules" / "@grpc" / "grpc-js").is_dir(),
-    reason="node or the Node bot's packages are missing (run `make node`)",
-)
+pytestmark = pytest.mark.needs("node-bot")
 
 
 def spawn_node(address: str) -> subprocess.Popen[bytes]:

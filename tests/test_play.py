@@ -12,7 +12,6 @@ import json
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -26,18 +25,17 @@ from rich.console import Console
 from harness.games.registry import get as get_game
 from harness.games.registry import ids as game_ids
 from harness.human.view import Table, choose, decision_view, hand_order, ordered
+from tools import TMUX
 
 ROOT = Path(__file__).resolve().parent.parent
 ARENA = [sys.executable, "-m", "harness.cli"]
-TMUX = shutil.which("tmux") or "/usr/bin/tmux"
 GREEDY = "python sample_bots/greedy_bot.py"
 LIMIT_S = 240.0  # overall limit for any one wait; polled, so a fast machine never waits it out
 PROMPT = re.compile(r"· decision (\d+) ·")
 SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 OPTION = re.compile(r"(?:^|\s)(\d+) ((?:10|[2-9JQKA])[♣♦♥♠](?:\+(?:10|[2-9JQKA])[♣♦♥♠])*)(?=\s|$)")
 
-# Skipped where tmux is missing, except in CI (.ci/run installs it), where the Terminal fails instead
-needs_tmux = pytest.mark.skipif(not Path(TMUX).exists() and not os.environ.get("CI"), reason="tmux is not installed")
+needs_tmux = pytest.mark.needs("tmux")
 
 
 # -- the pure parts: the view and the reading of what was typed ----------------------------------------------
@@ -122,8 +120,8 @@ class Terminal:
     """One tmux server (its own socket) running one command in a 200x60 pane that stays after it exits."""
 
     def __init__(self, argv: list[str], mark: str) -> None:
-        if not Path(TMUX).exists():
-            pytest.fail("tmux is required in CI (.ci/run installs it) but is not installed")
+        assert TMUX is not None, "a Terminal needs tmux: mark its test needs_tmux"
+        self.tmux = TMUX
         self.sock = f"arena-play-{mark}"
         self.mark = mark
         env = {**os.environ, "ARENA_TEST_MARK": mark, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
@@ -139,7 +137,7 @@ class Terminal:
         self._tmux("set-option", "-t", "play", "remain-on-exit", "on")
 
     def _tmux(self, *args: str) -> str:
-        return subprocess.run([TMUX, "-L", self.sock, *args], env=self.env, capture_output=True, text=True,
+        return subprocess.run([self.tmux, "-L", self.sock, *args], env=self.env, capture_output=True, text=True,
                               timeout=60).stdout
 
     def screen(self) -> str:

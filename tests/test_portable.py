@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -104,13 +103,12 @@ def test_elsewhere_the_linux_only_limits_say_so_once_and_the_match_is_played(tmp
     assert "Traceback" not in run.stderr
 
 
-@pytest.mark.skipif(shutil.which("bwrap") is None or not sys.platform.startswith("linux"), reason="needs bubblewrap")
+@pytest.mark.needs("sandbox")
 def test_without_a_process_list_the_watch_stands_aside_in_one_line(tmp_path: Path) -> None:
     """The arena in a mount namespace with an empty /proc (as where there is none): one line says the
     process and CPU limits are not watched; the match is played and recorded."""
     probe = subprocess.run(["bwrap", "--dev-bind", "/", "/", "--tmpfs", "/proc", "--", "true"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip(f"bubblewrap cannot make a namespace here: {probe.stderr.decode()[:200]}")
+    assert probe.returncode == 0, f"bubblewrap makes a sandbox but not this namespace: {probe.stderr.decode()[:200]}"
     run, end = _match(tmp_path, ["bwrap", "--dev-bind", "/", "/", "--tmpfs", "/proc", "--"])
     assert end["cause"] == "normal"
     said = [ln for ln in run.stderr.splitlines() if "not watched" in ln]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
 from pathlib import Path
 
@@ -15,7 +14,6 @@ from harness.arena.record import verify
 from harness.games.sixtysix.options import Rules
 
 BOTS = Path(__file__).resolve().parents[1] / "sample_bots"
-NODE = shutil.which("node")
 
 
 def py(name: str) -> str:
@@ -45,7 +43,6 @@ def test_search_bot_keeps_to_a_short_move_limit(tmp_path: Path) -> None:
          rules=Rules(match_target=3))
 
 
-@pytest.mark.skipif(NODE is None or not (BOTS / "node" / "node_modules" / "@grpc").is_dir(),
-                    reason="node or the Node bot's packages are missing (run `make node`)")
+@pytest.mark.needs("node-bot")
 def test_node_bot_plays_a_match(tmp_path: Path) -> None:
     play(f"node {BOTS / 'node' / 'bot.js'}", py("random_bot.py"), tmp_path, rules=Rules(match_target=4))

@@ -27,11 +27,8 @@ from harness.arena.process import BotLog, BotProcess, group_members
 from harness.tournament.config import ConfigError, limits_of
 from test_adversaries import ADVERSARY, TEST_LIMITS, marked, run, secret_db
 
-SANDBOX, NO_SANDBOX = sandbox.probe()
-needs_sandbox = pytest.mark.skipif(SANDBOX is None, reason=f"no sandbox here: {NO_SANDBOX}")
-NODE = shutil.which("node")
+needs_sandbox = pytest.mark.needs("sandbox")
 NODE_BOT = ROOT / "sample_bots" / "node" / "bot.js"
-HAS_NODE = NODE is not None and (NODE_BOT.parent / "node_modules" / "@grpc" / "grpc-js").is_dir()
 UNSANDBOXED = replace(TEST_LIMITS, sandbox="none")
 
 
@@ -67,7 +64,7 @@ async def duel(a: str, b: str, limits: Limits = Limits(), cwd: str | None = None
 @pytest.mark.parametrize("a,b", [
     ("python sample_bots/greedy_bot.py", "python sample_bots/random_bot.py"),
     pytest.param("python sample_bots/greedy_bot.py", f"node {NODE_BOT}",
-                 marks=pytest.mark.skipif(not HAS_NODE, reason="node or its grpc-js is not installed")),
+                 marks=pytest.mark.needs("node-bot")),
 ])
 def test_the_sample_bots_play_unchanged_in_the_sandbox(a: str, b: str) -> None:
     r, spaces = asyncio.run(duel(a, b))

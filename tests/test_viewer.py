@@ -35,10 +35,10 @@ from harness.games.registry import ids as game_ids
 from harness.viewer.files import links, page_path, write_page
 from harness.viewer.page import render
 from test_tournament import _leftover
+from tools import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 RANDOM = f"{PY} {ROOT / 'sample_bots' / 'random_bot.py'}"
 TESTBOT = f"{PY} {ROOT / 'tests' / 'bots' / 'testbot.py'}"
 CLOCK = Clock(move_ms=5000, bank_ms=60000, hello_s=60.0)  # generous: nothing here is about time
@@ -49,7 +49,7 @@ TABLES: dict[str, tuple[int, dict[str, str]]] = {  # players and rules of each g
     "four_handed": (4, {"pack": "24", "match_target": "2"}),
     "twenty_two": (3, {"players": "3", "penalty_limit": "12"}),
 }
-needs_chromium = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="chromium not installed")
+needs_chromium = pytest.mark.needs("chromium")
 
 
 def play(tmp: Path, game: str, bots: list[str], rules: dict[str, str], seed: int, match_id: str,

@@ -328,14 +328,11 @@ def test_the_live_view_shows_the_workers_and_their_matches(tmp_path: Path) -> No
         store.close()
 
 
+@pytest.mark.needs("sandbox")
 def test_a_worker_keeps_the_out_and_db_directories_private_from_its_bots(tmp_path: Path) -> None:
     """Issue 11 in worker processes: the arena's --out and database directories are empty for sandboxed
     bots in a worker too (a fresh process: the Job carries them). Outside /tmp, which the sandbox hides
     anyway, so that only the arena's own rule can hide them."""
-    from harness.arena.sandbox import resolve
-
-    if resolve("auto") != "bwrap":
-        pytest.skip("bubblewrap is not available here")
     import shutil
     import tempfile
 
