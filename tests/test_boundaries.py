@@ -1,11 +1,13 @@
 """Module boundaries (issue 10): only a game's own package, its wire codec, its built-in players, its
 views and its SDK helpers import a game's internals; everything else sees games through
-:mod:`harness.games.base` and :mod:`harness.games.registry`. No module imports the CLI.
+:mod:`harness.games.base` and :mod:`harness.games.registry`. No module imports the CLI, the harness has no
+import cycle (deferred imports included), and no module uses another's private names.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "harness"
@@ -36,9 +38,13 @@ def modules() -> dict[str, ast.Module]:
     return out
 
 
+def is_package(name: str) -> bool:
+    return (ROOT.parent / name.replace(".", "/") / "__init__.py").is_file()
+
+
 def imported(tree: ast.Module, name: str) -> set[str]:
     found: set[str] = set()
-    package = name if name.endswith("__init__") else name.rsplit(".", 1)[0]
+    package = name if is_package(name) else name.rsplit(".", 1)[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
@@ -135,3 +141,112 @@ def test_only_twenty_twos_friends_import_its_internals() -> None:
            for mod in imported(tree, name) if mod.startswith("harness.") and not mod.startswith(
                (TWENTY_TWO, *SHARED))]
     assert not own, "\n".join(sorted(own))
+
+
+# -- no import cycles, no private names of another module ---------------------------------------------
+
+
+def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node that runs: the bodies of ``if TYPE_CHECKING:`` (annotations only) are left out."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            yield from (n for child in node.orelse for n in [child, *_runtime_nodes(child)])
+            continue
+        yield node
+        yield from _runtime_nodes(node)
+
+
+def _targets(node: ast.Import | ast.ImportFrom, name: str, known: set[str]) -> list[tuple[str, str | None]]:
+    """(module, imported name or None) for each name an import statement binds, resolved to modules of
+    ``known`` where it names one (``from harness.arena import match`` is the module harness.arena.match)."""
+    if isinstance(node, ast.Import):
+        return [(a.name, None) for a in node.names]
+    if node.level:
+        base = (name if is_package(name) else name.rsplit(".", 1)[0]).split(".")
+        mod = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
+    else:
+        mod = node.module or ""
+    return [(f"{mod}.{a.name}" if f"{mod}.{a.name}" in known else mod, a.name) for a in node.names]
+
+
+def import_graph(trees: dict[str, ast.Module]) -> dict[str, set[str]]:
+    """Which harness modules each one imports when it runs, deferred (in-function) imports included."""
+    known = set(trees)
+    return {name: {mod for node in _runtime_nodes(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                   for mod, _ in _targets(node, name, known) if mod in known and mod != name}
+            for name, tree in trees.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while (w := stack.pop()) != v:
+                component.append(w)
+            if component:
+                found.append(sorted([v, *component]))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_harness_has_no_import_cycle() -> None:
+    """Deferred imports count: an import inside a function that closes a cycle only hides it."""
+    assert cycles(import_graph(modules())) == []
+
+
+def test_the_cycle_check_sees_a_cycle_and_skips_type_checking_imports() -> None:
+    """A control: a cycle through a deferred import is found; one through ``if TYPE_CHECKING:`` is not."""
+    trees = {"harness.a": ast.parse("import harness.b\n"),
+             "harness.b": ast.parse("def f():\n    from harness import c\n"),
+             "harness.c": ast.parse("from harness.a import x\n"),
+             "harness.d": ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import harness.e\n"),
+             "harness.e": ast.parse("import harness.d\n")}
+    assert cycles(import_graph(trees)) == [["harness.a", "harness.b", "harness.c"]]
+
+
+def private_uses(trees: dict[str, ast.Module]) -> list[str]:
+    """``from M import _x`` and ``m._x`` (``m`` an imported harness module) in a module other than M."""
+    known = set(trees)
+    found = []
+    for name, tree in trees.items():
+        aliases: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            for (mod, what), a in zip(_targets(node, name, known), node.names):
+                if what is not None and what.startswith("_") and not what.startswith("__") and mod != name:
+                    found.append(f"{name} imports {mod}.{what}")
+                if mod in known and mod != name and (a.asname or what is not None or "." not in a.name):
+                    aliases[a.asname or a.name] = mod  # `import harness.x` binds harness, not harness.x
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                    and node.attr.startswith("_") and not node.attr.startswith("__")):
+                found.append(f"{name} uses {aliases[node.value.id]}.{node.attr}")
+    return sorted(set(found))
+
+
+def test_no_module_uses_another_modules_private_names() -> None:
+    assert private_uses(modules()) == []
+
+
+def test_the_private_check_sees_both_kinds() -> None:
+    trees = {"harness.a": ast.parse("_x = 1\ndef _f(): pass\n"),
+             "harness.b": ast.parse("from harness.a import _x\nfrom harness import a\na._f()\n")}
+    assert private_uses(trees) == ["harness.b imports harness.a._x", "harness.b uses harness.a._f"]

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.tournament.config import Cluster
-from harness.tournament.executor import Job, Unit, UnitPlayer, UnitResult, failure, summed
+from harness.tournament.executor import Job, StartError, Unit, UnitPlayer, UnitResult, failure, set_aside, summed
 
 INSTALL = "Ray is not installed: pip install -e '.[ray]' (or pip install 'ray>=2.9'), on every node"
 HARNESS = str(Path(__file__).resolve().parents[1])  # this package, shipped to the nodes
@@ -71,8 +71,6 @@ def fit(cpus: float, match_cpus: float) -> int:
 def reach(address: str, timeout: float = 10.0) -> None:
     """StartError in one line if a HOST:PORT cluster address does not answer (Ray itself retries forever)."""
     import socket
-
-    from harness.tournament.runner import StartError
 
     if address in ("auto", "local"):
         return
@@ -151,7 +149,7 @@ class SlotActor:
 
         from harness.arena.match import play_match
         from harness.arena.sandbox import keep_private
-        from harness.tournament.runner import Bots, StartError
+        from harness.tournament.runner import Bots
 
         ctx = ray.get_runtime_context()
         self.node = f"{ctx.get_node_id()[:8]} ({ray.util.get_node_ip_address()})"
@@ -263,9 +261,7 @@ class Ray:
 
     async def start(self, job: Job) -> None:
         """Connect to the cluster, start one slot per ``match_cpus`` (or ``matches``) and wait until every
-        slot has its bots up; StartError (runner) with one line if the cluster or a node cannot."""
-        from harness.tournament.runner import StartError
-
+        slot has its bots up; StartError with one line if the cluster or a node cannot."""
         if loopback(self.cluster.address):  # before Ray is imported: it reads this once
             os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
         try:
@@ -401,8 +397,6 @@ class Ray:
 
     def _write(self, res: UnitResult) -> None:
         """The unit's record files, written where a local run writes them (never over another one)."""
-        from harness.tournament.runner import set_aside
-
         assert self._job is not None
         self._job.record_dir.mkdir(parents=True, exist_ok=True)
         for match_id, data in res.records.items():

@@ -57,6 +57,21 @@ from harness.tournament.config import EntrantSpec, match_cpus
 from harness.tournament.schedule import Pairing
 
 
+class StartError(Exception):
+    """An entrant could not be started; the message is one line naming it."""
+
+
+def set_aside(path: Path, label: str) -> Path | None:
+    """Rename ``path`` to ``path.label-N`` (first free N) so a replay cannot overwrite it."""
+    if not path.exists():
+        return None
+    n = 1
+    while (target := path.with_name(f"{path.name}.{label}-{n}")).exists():
+        n += 1
+    path.replace(target)
+    return target
+
+
 @dataclass(frozen=True)
 class Job:
     """Everything a process needs to play units of one tournament: picklable, no open objects."""
@@ -143,8 +158,6 @@ class UnitPlayer:
 
     async def unit(self, unit: Unit) -> UnitResult:
         """Play every leg; the unit is void if a stop kept a leg from starting or a leg was interrupted."""
-        from harness.tournament.runner import set_aside
-
         async def leg(p: Pairing) -> MatchResult | None:
             async with self.sem:
                 if self.stopping:
@@ -284,9 +297,7 @@ class Workers:
         self._closing = False
 
     async def start(self, job: Job) -> None:
-        """Start every worker and wait until each has its bots started; StartError (runner) if one cannot."""
-        from harness.tournament.runner import StartError
-
+        """Start every worker and wait until each has its bots started; StartError if one cannot."""
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
         cpus = cpu_sets(self.n, match_cpus(job.entrants)) if self.pin else None

@@ -21,13 +21,10 @@ from harness.arena.limits import Limits
 from harness.arena.result import Clock, Fault, MatchResult
 from harness.rating import Played
 from harness.tournament.config import EntrantSpec, TournamentConfig
-from harness.tournament.executor import Executor, Job, Unit, UnitResult
+from harness.tournament.executor import Executor, InProcess, Job, StartError, Unit, UnitResult, set_aside
+from harness.tournament.executor import job_of as make_job
 from harness.tournament.schedule import Pairing, legs_of, seeded, tables
 from harness.tournament.store import Store, Tournament
-
-
-class StartError(Exception):
-    """An entrant could not be started; the message is one line naming it."""
 
 
 class PlayFn(Protocol):
@@ -226,17 +223,6 @@ def record_dir(cfg: TournamentConfig, t: Tournament) -> Path:
     return cfg.out / "records" / f"{t.id:04d}-{t.name}"
 
 
-def set_aside(path: Path, label: str) -> Path | None:
-    """Rename ``path`` to ``path.label-N`` (first free N) so a replay cannot overwrite it."""
-    if not path.exists():
-        return None
-    n = 1
-    while (target := path.with_name(f"{path.name}.{label}-{n}")).exists():
-        n += 1
-    path.replace(target)
-    return target
-
-
 async def run(
     cfg: TournamentConfig,
     store: Store,
@@ -262,8 +248,6 @@ async def run(
     """
     owned = executor is None
     if executor is None:
-        from harness.tournament.executor import InProcess
-
         fixed = entrants or {}
         chooser: Callable[[str, int], Any] = seat if seat is not None else (lambda name, leg: fixed[name])
         assert play is not None, "play (or an executor) is needed"
@@ -345,11 +329,10 @@ async def run(
 def job_of(cfg: TournamentConfig, t: Tournament, strict: bool = False) -> Job:
     """The picklable description of what an executor plays for tournament ``t``."""
     from harness.games import registry
-    from harness.tournament.executor import job_of as make
 
-    return make(cfg.entrants, cfg.game, registry.get(cfg.game).rules_map(cfg.rules), clock_of(cfg), cfg.limits,
-                legs_policy(cfg).per_leg, cfg.hello_s or 10.0, record_dir(cfg, t), cfg.out / cfg.name / "logs",
-                strict, cfg.concurrency, private=(cfg.out, cfg.db.parent))
+    return make_job(cfg.entrants, cfg.game, registry.get(cfg.game).rules_map(cfg.rules), clock_of(cfg),
+                    cfg.limits, legs_policy(cfg).per_leg, cfg.hello_s or 10.0, record_dir(cfg, t),
+                    cfg.out / cfg.name / "logs", strict, cfg.concurrency, private=(cfg.out, cfg.db.parent))
 
 
 def void_half_pairs(store: Store, tournament: Tournament, cfg: TournamentConfig | None = None) -> int:

@@ -28,8 +28,8 @@ async def serve(out: Any, pinned: frozenset[int] | None = None) -> None:
     from functools import partial
 
     from harness.arena.match import play_match
-    from harness.tournament.executor import Job, UnitPlayer, UnitResult, failure, frame, read_frame
-    from harness.tournament.runner import Bots, StartError
+    from harness.tournament.executor import Job, StartError, UnitPlayer, UnitResult, failure, frame, read_frame
+    from harness.tournament.runner import Bots
 
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
