@@ -9,6 +9,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from harness.arena.limits import Limits
 from harness.tournament.config import TournamentConfig, from_flags
 from harness.tournament.runner import legs_policy, schedule
@@ -169,6 +171,7 @@ def _recognised(out: Path, *extra: str) -> int:
     return n
 
 
+@pytest.mark.needs("sandbox")
 def test_remembering_bots_recognise_no_second_leg_deal_in_the_sandbox(tmp_path: Path) -> None:
     """The control first: without the sandbox and with duplicate = "trusted", one process plays both
     legs and the bot does recognise the deals of the second leg (so the check has teeth)."""
