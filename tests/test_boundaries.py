@@ -42,19 +42,21 @@ def is_package(name: str) -> bool:
     return (ROOT.parent / name.replace(".", "/") / "__init__.py").is_file()
 
 
+def from_module(node: ast.ImportFrom, name: str) -> str:
+    """The module a ``from ... import`` in module ``name`` reads, relative imports resolved."""
+    if not node.level:
+        return node.module or ""
+    base = (name if is_package(name) else name.rsplit(".", 1)[0]).split(".")
+    return ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
+
+
 def imported(tree: ast.Module, name: str) -> set[str]:
     found: set[str] = set()
-    package = name if is_package(name) else name.rsplit(".", 1)[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                mod = ".".join(base + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
+            mod = from_module(node, name)
             found.add(mod)
             found.update(f"{mod}.{a.name}" for a in node.names)
     return found
@@ -161,11 +163,7 @@ def _targets(node: ast.Import | ast.ImportFrom, name: str, known: set[str]) -> l
     ``known`` where it names one (``from harness.arena import match`` is the module harness.arena.match)."""
     if isinstance(node, ast.Import):
         return [(a.name, None) for a in node.names]
-    if node.level:
-        base = (name if is_package(name) else name.rsplit(".", 1)[0]).split(".")
-        mod = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
-    else:
-        mod = node.module or ""
+    mod = from_module(node, name)
     return [(f"{mod}.{a.name}" if f"{mod}.{a.name}" in known else mod, a.name) for a in node.names]
 
 

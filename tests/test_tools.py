@@ -14,13 +14,12 @@ import tools
 
 HERE = Path(__file__).resolve().parent
 PROBE = '''
+import pytest
+
 import tools
 
 tools.CHECKS["gadget"] = lambda: "gadget is not installed"
 tools.CHECKS["tool"] = lambda: None
-
-
-import pytest
 
 
 @pytest.mark.needs("gadget")

@@ -63,8 +63,3 @@ def missing(tool: str) -> str | None:
     if tool not in CHECKS:
         raise KeyError(f"unknown tool {tool!r} (known: {', '.join(CHECKS)})")
     return CHECKS[tool]()
-
-
-def has(tool: str) -> bool:
-    """Whether ``tool`` can be used here (for a test that does more with it than without)."""
-    return missing(tool) is None
