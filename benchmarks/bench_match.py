@@ -13,10 +13,17 @@
    DecisionRequest and Reply, over a unix socket and over TCP: wall µs and server CPU µs per ping-pong
    (split by thread as well).
    The arena is compared with the floor over the transport its spawned bots use (unix).
-3. Timeout overshoot: Session.decide against a bot that sleeps past the limit; overshoot is the
+3. The session floor: the arena's own server and Session (reader loop, per-request futures, the deadline
+   timer, the ordered writer, reply parsing and routing) with no game: one typical request decided
+   again and again by two minimal bots on the floor's sync stack that answer each with its id; then
+   again with small notices posted at the match loop's rate (counted from the records); then again with
+   the match loop's Python work for the decisions of real Sixty-Six matches redone around each one
+   (turn, encode, check, apply, record), next to what that work costs in a tight loop. The layers line
+   splits the arena's CPU per decision into floor + Session + notices + game work + the rest.
+4. Timeout overshoot: Session.decide against a bot that sleeps past the limit; overshoot is the
    time the arena saw the timeout minus the limit (median, p99, max; target p99 < 5 ms).
 
-Rounds alternate arena / unix floor / TCP floor, and the medians of rounds are reported with the
+Rounds alternate arena / unix floor / TCP floor / the three session stages, and the medians of rounds are reported with the
 load average (the machine is shared). ``--breakdown`` adds where the arena's per-decision Python
 work goes, per game, measured in process without gRPC (observe+legal, encode, parse, check, apply,
 record), with perf counters.
@@ -46,7 +53,8 @@ from harness import eventloop  # noqa: E402
 from harness.arena import Arena, Clock, Entrant, play_match  # noqa: E402
 from harness.arena.process import BotProcess  # noqa: E402
 from harness.arena.record import read  # noqa: E402
-from harness.arena.server import Session  # noqa: E402
+from harness.arena.result import Fault  # noqa: E402
+from harness.arena.server import PROTOCOL_VERSION, Session  # noqa: E402
 from harness.games.sixtysix.match import match_apply, start_match  # noqa: E402
 from harness.games.sixtysix.observe import observe  # noqa: E402
 from harness.games.sixtysix.options import Rules  # noqa: E402
@@ -76,6 +84,38 @@ def echo_bot(reply_size: int) -> None:
             if msg == b"bye":
                 break
             q.put(answer)
+    except grpc.RpcError:
+        pass
+    q.put(None)
+
+
+def session_bot() -> None:
+    """Session floor client: a proper Hello, then to every request a Reply with its id and one
+    action (the arena's Session does not judge actions), on the same sync stack as :func:`echo_bot`
+    (no SDK, no game)."""
+    channel = grpc.insecure_channel(os.environ["ARENA_ADDRESS"])
+    call = channel.stream_stream(METHOD, request_serializer=None, response_deserializer=None)
+    import queue
+
+    q: queue.Queue[bytes | None] = queue.Queue()
+    q.put(pb.BotMessage(hello=pb.Hello(name="session-floor", version="0", protocol_version=PROTOCOL_VERSION,
+                                       games=["sixtysix"], token=os.environ["ARENA_TOKEN"])).SerializeToString())
+    m = start_match(1)
+    action = sorted(observe(m.state, m.state.to_act).legal)[0]
+
+    def gen() -> Iterator[bytes]:
+        while (item := q.get()) is not None:
+            yield item
+
+    try:
+        for data in call(gen()):
+            msg = pb.ArenaMessage.FromString(data)
+            kind = msg.WhichOneof("kind")
+            if kind == "goodbye":
+                break
+            if kind == "request":  # the Welcome needs no answer
+                rid = msg.request.request_id
+                q.put(reply(rid, action).SerializeToString())
     except grpc.RpcError:
         pass
     q.put(None)
@@ -116,9 +156,11 @@ async def bench_matches(n: int, bot: str, first_seed: int, out: Path) -> dict[st
     threads = threads_used(threads0, cpu)
     await asyncio.gather(a.stop(), b.stop())
     await arena.stop()
-    waited = sum(ms for i in range(first_seed, first_seed + n) for d in read(out / f"bench-{i}.jsonl")
-                 if d["type"] == "deal" for ms in d["ms"]) / 1000
-    return {"decisions": decisions, "wall": wall, "cpu": cpu, "main": main, "matches": n, "waited": waited, **threads}
+    deals = [d for i in range(first_seed, first_seed + n) for d in read(out / f"bench-{i}.jsonl") if d["type"] == "deal"]
+    waited = sum(ms for d in deals for ms in d["ms"]) / 1000
+    notices = 2 * (2 * n + 2 * len(deals))  # to each of the two bots: MatchStart, MatchEnd, and DealStart, DealEnd per deal
+    return {"decisions": decisions, "wall": wall, "cpu": cpu, "main": main, "matches": n, "waited": waited,
+            "notices": notices, **threads}
 
 
 THREADS = {"MainThread": "main", "Thread (_poll_wrapper)": "gRPC poller", "event_engine": "gRPC event engine",
@@ -225,6 +267,58 @@ async def _floor(server: Any, address: str, pings: int, req_size: int, rep_size:
     return {"decisions": pings, "wall": wall, "cpu": cpu, "main": main, **threads}
 
 
+async def bench_session(pings: int, notice_every: int, work: GameWork | None = None) -> dict[str, float]:
+    """The arena's own Session (its server, reader loop, per-request futures, deadline timer, ordered
+    writer and reply routing) without a game: ``pings`` decisions of one typical request alternating
+    between two :func:`session_bot` processes over the unix socket; with ``notice_every`` > 0 a small
+    notice (a DealEnd with no deck) is posted before every ``notice_every``-th decision, the way the
+    match loop posts its notices: the next decision writes it first. With ``work``, the match loop's
+    Python work for a decision of a real match is redone around each decision (:class:`GameWork`):
+    what that work costs amid the I/O, against its cost in a tight loop (``--breakdown``)."""
+    arena = Arena()
+    await arena.start()
+    tokens = ("s0", "s1")
+    waiters = [arena.expect(t) for t in tokens]
+    procs = [BotProcess(f"python {Path(__file__).resolve()} --session-bot", {"ARENA_ADDRESS": arena.local_address or "",
+                                                                            "ARENA_TOKEN": t}) for t in tokens]
+    for p in procs:
+        await p.start()
+    sessions: list[Session] = []
+    for w in waiters:
+        got = await asyncio.wait_for(w, 20)
+        if not isinstance(got, Session):
+            raise SystemExit(f"bench_match: a session-floor bot did not connect: {got}")
+        sessions.append(got)
+    m = start_match(1)
+    body = request_to_pb(0, "m-0001", 1, 1, observe(m.state, m.state.to_act), 1000, 10000).SerializeToString()
+    notice = pb.ArenaMessage(deal_end=pb.DealEnd(match_id="m-0001", deal_no=1)).SerializeToString()
+
+    async def run(n: int) -> None:
+        for i in range(n):
+            s = sessions[i % 2]
+            if notice_every and i % notice_every == 0:
+                s.post(notice)
+            if work is not None:
+                work.before(i)
+            result, _ = await s.decide(body, 5.0)
+            assert not isinstance(result, Fault), result
+            if work is not None:
+                work.after(i)
+
+    await run(200)  # warm-up
+    threads0 = thread_cpu()
+    cpu0, th0, t0 = time.process_time(), time.thread_time(), time.perf_counter()
+    await run(pings)
+    wall, cpu, main = time.perf_counter() - t0, time.process_time() - cpu0, time.thread_time() - th0
+    threads = threads_used(threads0, cpu)
+    for x in sessions:
+        await x.goodbye(wait_s=1.0)
+    for p in procs:
+        await p.stop(1.0)
+    await arena.stop()
+    return {"decisions": pings, "wall": wall, "cpu": cpu, "main": main, **threads}
+
+
 async def bench_overshoot(n: int, limit_ms: int) -> list[float]:
     """Overshoots in ms of ``n`` timeouts of ``limit_ms`` (the bot answers at 1.5 x the limit)."""
     arena = Arena()
@@ -261,38 +355,79 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+class GameWork:
+    """Every decision of ``seeds`` matches of ``game`` played beforehand (random-vs-random by a hash of
+    the request), so that the match loop's Python work per decision can be redone on its own: in a
+    tight loop (:func:`breakdown`) or around the Session's decisions (:func:`bench_session`)."""
+
+    def __init__(self, game: str, seeds: int = 60) -> None:
+        import zlib
+
+        from harness.arena.match import check_reply
+        from harness.arena.record import Recorder
+        from harness.games.base import turn
+        from harness.games.registry import get as get_game
+        from harness.wire.codecs import codec
+
+        self.g = g = get_game(game)
+        self.c = c = codec(game)
+        self.turn, self.check = turn, check_reply
+        rules = g.rules()
+        # (match, observation, legal, request, reply, action)
+        self.seen: list[tuple[Any, Any, Any, bytes, bytes, str]] = []
+        for seed in range(seeds):
+            m = g.start(seed, rules)
+            while (now := turn(g, m)) is not None:
+                _, obs, legal = now
+                body = c.encode_request("m0123456789abcdef", 1, len(self.seen) + 1, obs, legal, 1000, 10000)
+                action = sorted(legal)[zlib.crc32(body) % len(legal)]
+                self.seen.append((m, obs, legal, body, reply(len(self.seen) + 1, action).SerializeToString(), action))
+                m = g.apply(m, action)
+        self.replies = [pb.BotMessage.FromString(d).reply for *_, d, _ in self.seen]
+        self.rec = Recorder({})
+        self.rec.begin_deal(g.deal(self.seen[0][0]))
+
+    def before(self, k: int) -> None:
+        """What the match loop does for decision ``k`` (mod the sample) before it asks: turn, encode."""
+        m = self.seen[k % len(self.seen)][0]
+        now = self.turn(self.g, m)
+        assert now is not None  # every sampled position has a player to act
+        _, obs, legal = now
+        self.c.encode_request("m0123456789abcdef", 1, k + 1, obs, legal, 1000, 10000)
+
+    def after(self, k: int) -> None:
+        """What it does with the reply: parse the action, check it, apply it, record it."""
+        m, _, legal, _, _, action = self.seen[k % len(self.seen)]
+        self.check(self.replies[k % len(self.seen)], legal)
+        done = self.g.deals_done(m)
+        self.g.deals_done(self.g.apply(m, action)) > done
+        self.rec.action(action, 1.0)
+
+    def tight(self, passes: int = 3) -> float:
+        """µs of CPU per decision of :meth:`before` and :meth:`after` over the sample, best of ``passes``."""
+        best = math.inf
+        for _ in range(passes):
+            t0 = time.thread_time()
+            for k in range(len(self.seen)):
+                self.before(k)
+                self.after(k)
+            best = min(best, (time.thread_time() - t0) / len(self.seen) * 1e6)
+        return best
+
+
 def breakdown(games: tuple[str, ...], seeds: int = 60) -> None:
     """Where the match loop's Python work per decision goes, without gRPC: each step is timed over
     every decision of ``seeds`` matches in one loop, in CPU time of this thread (robust to other load),
     best of 3."""
-    import zlib
-
-    from harness.arena.match import check_reply
-    from harness.arena.record import Recorder
-    from harness.games.base import turn
-    from harness.games.registry import get as get_game
-    from harness.wire.codecs import codec
     from harness.wire.convert import wrap_request
 
     print("per-decision Python work of the match loop, in process (µs of CPU; best of 3):")
     print(f"  {'game':13} {'observe+legal':>13} {'encode':>7} {'wrap':>5} {'parse':>6} {'check':>6} {'apply':>6} "
           f"{'record':>7} {'total':>6}")
     for game in games:
-        g = get_game(game)
-        rules, c = g.rules(), codec(game)
-        seen: list[tuple[Any, Any, Any, bytes, bytes, str]] = []  # (match, observation, legal, request, reply, action)
-        for seed in range(seeds):
-            m = g.start(seed, rules)
-            while (now := turn(g, m)) is not None:
-                _, obs, legal = now
-                body = c.encode_request("m0123456789abcdef", 1, len(seen) + 1, obs, legal, 1000, 10000)
-                action = sorted(legal)[zlib.crc32(body) % len(legal)]
-                seen.append((m, obs, legal, body, reply(len(seen) + 1, action).SerializeToString(), action))
-                m = g.apply(m, action)
+        w = GameWork(game, seeds)
+        g, c, seen, replies, rec, turn, check_reply = w.g, w.c, w.seen, w.replies, w.rec, w.turn, w.check
         n = len(seen)
-        rec = Recorder({})
-        rec.begin_deal(g.deal(seen[0][0]))
-        replies = [pb.BotMessage.FromString(d).reply for *_, d, _ in seen]
 
         def steps() -> dict[str, float]:
             t = {}
@@ -343,9 +478,13 @@ def summary(rows: dict[str, list[float]]) -> None:
     for name, label in (("unix", "unix socket"), ("tcp", "TCP")):
         print(f"floor {name + ':':5} {1e6 / med[name + '_wall']:.0f} ping-pongs/s over a {label}, {med[name + '_wall']:.0f} µs "
               f"each; server CPU {med[name + '_cpu']:.0f} µs (main thread {med[name + '_main']:.0f})")
-    for name, prefix in (("arena", ""), ("floor unix", "unix_")):
+    print(f"session:     {1e6 / med['session_wall']:.0f} decisions/s through the arena's Session with no game, "
+          f"{med['session_wall']:.0f} µs each; arena CPU {med['session_cpu']:.0f} µs (main thread {med['session_main']:.0f}); "
+          f"with notices at the match loop's rate ({med['notices']:.2f} per decision): "
+          f"{med['notices_wall']:.0f} µs, CPU {med['notices_cpu']:.0f} (main thread {med['notices_main']:.0f})")
+    for name, prefix in (("arena", ""), ("floor unix", "unix_"), ("session", "session_")):
         parts = [(k[len(prefix) + 7:], v) for k, v in med.items() if k.startswith(prefix + "thread ")
-                 and (prefix or not k.startswith(("unix_", "tcp_")))]
+                 and (prefix or not k.startswith(("unix_", "tcp_", "session_", "notices_", "work_")))]
         if parts:
             print(f"CPU by thread, {name + ':':11} " + ", ".join(f"{k} {v:.0f}" for k, v in parts if round(v)) +
                   " µs per decision")
@@ -353,6 +492,16 @@ def summary(rows: dict[str, list[float]]) -> None:
           f"{med['cpu'] / med['unix_cpu']:.2f}x, main-thread CPU {med['main'] / med['unix_main']:.2f}x (target <= 1.3x); "
           f"request-to-reply / floor = {med['rtt'] / med['unix_wall']:.2f}x; TCP floor / unix floor: wall "
           f"{med['tcp_wall'] / med['unix_wall']:.2f}x, CPU {med['tcp_cpu'] / med['unix_cpu']:.2f}x")
+    tight = med["tight"]
+    amid = med["work_cpu"] - med["session_cpu"]
+    print(f"game work:   the match loop's Python work per decision of Sixty-Six (turn, encode, check, apply, record) "
+          f"costs {tight:.0f} µs of CPU in a tight loop and {amid:+.0f} µs when redone around each of the Session's "
+          f"decisions ({amid / tight:.1f}x its tight-loop cost)")
+    print(f"layers:      arena CPU per decision {med['cpu']:.0f} µs = transport floor {med['unix_cpu']:.0f} + the Session "
+          f"(reader, futures, deadline, ordered writer, reply parse; no game) {med['session_cpu'] - med['unix_cpu']:+.0f} "
+          f"+ the notices' writes {med['notices_cpu'] - med['session_cpu']:+.0f} + the game's work {amid:+.0f} + the rest "
+          f"of the match loop {med['cpu'] - med['notices_cpu'] - amid:+.0f}; the Session alone is "
+          f"{med['session_cpu'] / med['unix_cpu']:.2f}x the floor's CPU, {med['session_wall'] / med['unix_wall']:.2f}x its wall")
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -366,11 +515,18 @@ async def main(args: argparse.Namespace) -> None:
     def add(key: str, value: float) -> None:
         rows.setdefault(key, []).append(value)
 
+    work = GameWork("sixtysix") if args.rounds else None  # the game of the arena's matches
+    if work is not None:
+        add("tight", work.tight())
+
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(args.rounds):
             mt = await bench_matches(args.matches, args.bot, k * args.matches, Path(tmp))
             fu = await bench_floor(args.pings, req_size, rep_size, unix=True)
             ft = await bench_floor(args.pings, req_size, rep_size, unix=False)
+            se = await bench_session(args.pings, 0)
+            sn = await bench_session(args.pings, max(1, round(mt["decisions"] / mt["notices"])))
+            sw = await bench_session(args.pings, 0, work)
             n = mt["decisions"]
             add("wall", mt["wall"] / n * 1e6)
             add("own", (mt["wall"] - mt["waited"]) / n * 1e6)
@@ -382,7 +538,8 @@ async def main(args: argparse.Namespace) -> None:
             for key, value in mt.items():
                 if key.startswith("thread "):
                     add(key, value / n * 1e6)
-            for name, fl in (("unix", fu), ("tcp", ft)):
+            add("notices", mt["notices"] / n)
+            for name, fl in (("unix", fu), ("tcp", ft), ("session", se), ("notices", sn), ("work", sw)):
                 for key, value in fl.items():
                     if key.startswith("thread "):
                         add(f"{name}_{key}", value / fl["decisions"] * 1e6)
@@ -393,8 +550,11 @@ async def main(args: argparse.Namespace) -> None:
                   f"{rows['rtt'][-1]:.0f} µs), arena CPU {rows['cpu'][-1]:.0f} µs (main thread {rows['main'][-1]:.0f}); "
                   f"floor unix {rows['unix_wall'][-1]:.0f} µs (CPU {rows['unix_cpu'][-1]:.0f}, main "
                   f"{rows['unix_main'][-1]:.0f}), TCP {rows['tcp_wall'][-1]:.0f} µs (CPU {rows['tcp_cpu'][-1]:.0f}, "
-                  f"main {rows['tcp_main'][-1]:.0f}); {load()}")
-    if rows:
+                  f"main {rows['tcp_main'][-1]:.0f}), session {rows['session_wall'][-1]:.0f} µs (CPU "
+                  f"{rows['session_cpu'][-1]:.0f}, main {rows['session_main'][-1]:.0f}), with notices "
+                  f"{rows['notices_wall'][-1]:.0f} µs (CPU {rows['notices_cpu'][-1]:.0f}), with the game's work "
+                  f"{rows['work_wall'][-1]:.0f} µs (CPU {rows['work_cpu'][-1]:.0f}); {load()}")
+    if args.rounds:
         summary(rows)
     if args.timeouts:
         over = await bench_overshoot(args.timeouts, args.limit_ms)
@@ -416,6 +576,9 @@ def floor_once(pings: int, start_at: float) -> None:
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--echo-bot":
         echo_bot(int(sys.argv[2]))
+        raise SystemExit(0)
+    if len(sys.argv) > 1 and sys.argv[1] == "--session-bot":
+        session_bot()
         raise SystemExit(0)
     if len(sys.argv) > 3 and sys.argv[1] == "--floor-once":
         floor_once(int(sys.argv[2]), float(sys.argv[3]))
