@@ -6,12 +6,15 @@ arena process spends about 15% less CPU per decision (``benchmarks/bench_match.p
 
 uvloop starts bots with ``fork()``; gRPC's fork handlers would then run at every launch, so
 :mod:`harness` turns them off before gRPC starts (nothing in the arena forks with gRPC in use).
+Processes are started with :func:`spawn`, which keeps the garbage collector out of the fork.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
+import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -50,3 +53,34 @@ def run(main: Coroutine[Any, Any, T], choice: str | None = None) -> T:
     """Run ``main`` to completion on a new loop of the chosen kind, like :func:`asyncio.run`."""
     with asyncio.Runner(loop_factory=factory(choice)) as runner:
         return runner.run(main)
+
+
+_paused = 0  # spawns in progress, on any loop of this process
+_was_enabled = True  # whether the collector ran before the first of them paused it
+_pause_lock = threading.Lock()
+
+
+async def spawn(program: str, *args: str, **kwargs: Any) -> asyncio.subprocess.Process:
+    """:func:`asyncio.create_subprocess_exec`, with Python's garbage collector paused until the
+    process has started.
+
+    uvloop forks and then, in the child, runs Python's after-fork handlers before the exec. A
+    collection triggered there can finalize a gRPC object left in a reference cycle (a stopped aio
+    server, say): its shutdown waits, in a loop, for gRPC's poller thread, which the child does not
+    have. The child then spins at full CPU and never execs, and uvloop's spawn, which waits for the
+    exec, blocks the parent's event loop with it (seen in ``bench_tournament.py``; reproduced by
+    tests/test_eventloop.py). With the collector paused the child cannot collect before its exec.
+    Spawns that overlap (several loops, or tasks of one) keep it paused until the last one is done."""
+    global _paused, _was_enabled
+    with _pause_lock:
+        if _paused == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _paused += 1
+    try:
+        return await asyncio.create_subprocess_exec(program, *args, **kwargs)
+    finally:
+        with _pause_lock:
+            _paused -= 1
+            if _paused == 0 and _was_enabled:
+                gc.enable()

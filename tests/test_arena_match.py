@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena_util import bot, groups, match, survivors, with_arena
+from harness import eventloop
 from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, Session, play_match
 from harness.arena.commands import cmd_replay
 from harness.arena.process import argv_of
@@ -141,7 +142,7 @@ def test_remote_bot_connects_with_its_token() -> None:
         r = Entrant.parse("remote:friend", arena=arena, hello_s=10.0)
         token, address = r.token, arena.address
         assert token is not None and address is not None
-        proc = await asyncio.create_subprocess_exec(
+        proc = await eventloop.spawn(
             *argv_of(bot("random")), env={"ARENA_ADDRESS": address, "ARENA_TOKEN": token,
                                          **os.environ}, start_new_session=True)
         try:

@@ -248,3 +248,20 @@ def test_the_private_check_sees_both_kinds() -> None:
     trees = {"harness.a": ast.parse("_x = 1\ndef _f(): pass\n"),
              "harness.b": ast.parse("from harness.a import _x\nfrom harness import a\na._f()\n")}
     assert private_uses(trees) == ["harness.b imports harness.a._x", "harness.b uses harness.a._f"]
+
+
+SPAWNERS = {"create_subprocess_exec", "create_subprocess_shell", "subprocess_exec", "subprocess_shell"}
+
+
+def direct_spawns(trees: dict[str, ast.Module]) -> list[str]:
+    """Modules that start a process on the event loop themselves instead of through harness.eventloop.spawn,
+    which keeps the garbage collector out of uvloop's fork (see there)."""
+    return sorted(f"{name} calls {node.func.attr}" for name, tree in trees.items() if name != "harness.eventloop"
+                  for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in SPAWNERS)
+
+
+def test_processes_start_on_the_loop_only_through_eventloop_spawn() -> None:
+    assert direct_spawns(modules()) == []
+    planted = {"harness.x": ast.parse("import asyncio\nasync def f():\n    await asyncio.create_subprocess_exec('true')\n")}
+    assert direct_spawns(planted) == ["harness.x calls create_subprocess_exec"]

@@ -106,3 +106,96 @@ def test_a_match_on_grpc_default_io_records_what_the_poller_io_records(tmp_path:
         records[name] = zero_timing(record.read_text("utf-8")).replace(str(out), "OUT")
     assert records["poller"] == records["grpc-default"]
     assert records["poller"].count("\n") > 3
+
+
+FORK_PROBE = '''
+import asyncio, os, sys
+import harness
+import grpc
+from harness import eventloop
+from harness.arena.process import BotProcess
+
+
+def churn():
+    """In the child, after the fork: allocate enough for the collector to run, as any handler may."""
+    keep = [[] for _ in range(200_000)]
+    del keep
+
+
+async def main(how):
+    server = grpc.aio.server()
+    server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    await server.stop(0)
+    cycle = [server]
+    cycle.append(cycle)
+    del server, cycle  # a stopped server in a reference cycle: only the collector frees it
+    os.register_at_fork(after_in_child=churn)
+    print("spawning", flush=True)
+    if how == "bot":
+        bot = BotProcess(f"{sys.executable} -c pass", {})
+        await bot.start()
+        code = await bot.wait_exit(60)
+    else:
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+        code = await proc.wait()
+    print("exited", code, "collector", "on" if __import__("gc").isenabled() else "off", flush=True)
+
+
+eventloop.run(main(sys.argv[1]), "uvloop")
+'''
+
+
+def _fork_probe(tmp_path: Path, how: str, wait_s: float) -> str | None:
+    """Run the probe in its own process group; its output, or None when it did not finish in
+    ``wait_s`` (then the group, the probe and its forked child, is killed)."""
+    script = tmp_path / "fork_probe.py"
+    script.write_text(FORK_PROBE)
+    proc = subprocess.Popen([sys.executable, str(script), how], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                            start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        out, _ = proc.communicate(timeout=wait_s)
+        return out
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        try:
+            os.killpg(proc.pid, 9)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+
+
+def test_a_bot_starts_even_when_the_collector_would_run_in_the_forked_child(tmp_path: Path) -> None:
+    """uvloop runs Python's after-fork handlers in the child before the exec; a collection there
+    finalized a stopped gRPC server left in a cycle, whose shutdown loops forever waiting for a poller
+    thread the child does not have, and the parent's spawn waited for that child's exec: the arena hung
+    (found in bench_tournament.py). BotProcess starts bots through eventloop.spawn, which keeps the
+    collector paused across the fork, and turns it back on after. The control, asyncio's own
+    create_subprocess_exec on uvloop, still hangs: the probe reproduces the hazard."""
+    out = _fork_probe(tmp_path, "bot", 120)
+    assert out is not None and "exited 0 collector on" in out, out
+    assert _fork_probe(tmp_path, "plain", 5) is None, "the control no longer hangs: gRPC or uvloop changed"
+
+
+def test_spawn_leaves_the_collector_as_it_found_it() -> None:
+    import gc
+
+    async def run() -> tuple[bool, bool]:
+        during = []
+
+        async def one() -> None:
+            proc = await eventloop.spawn(sys.executable, "-c", "pass")
+            during.append(gc.isenabled())
+            await proc.wait()
+
+        await asyncio.gather(one(), one(), one())  # overlapping spawns
+        return gc.isenabled(), any(during)
+
+    assert gc.isenabled()
+    assert eventloop.run(run(), "uvloop")[0] is True
+    gc.disable()
+    try:
+        assert eventloop.run(run(), "uvloop") == (False, False)  # paused before: still paused after
+    finally:
+        gc.enable()

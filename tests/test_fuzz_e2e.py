@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena_util import ROOT, bot
+from harness import eventloop
 from harness.arena import Arena, Cause, Clock, Entrant, MatchResult, play_match
 from harness.arena.record import read, verify
 from harness.games.sixtysix.options import Rules
@@ -74,7 +75,7 @@ class Stand:
         self.arena = Arena(hello_read_s=1.0)
         address = await self.arena.start("127.0.0.1:0")
         self.good = Entrant("good", bot("random"), arena=self.arena)
-        self.client = await asyncio.create_subprocess_exec(
+        self.client = await eventloop.spawn(
             sys.executable, str(FUZZBOT), address, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             start_new_session=True)
 

@@ -21,6 +21,8 @@ from typing import IO
 
 import psutil
 
+from harness import eventloop
+
 from . import sandbox
 from .limits import Limits, group_stats, group_usage, watchable
 from .watch import watch
@@ -218,7 +220,7 @@ class BotProcess:
                     self._env["ARENA_ADDRESS"] = sandbox.INSIDE_ADDRESS
             argv = self.limits.wrap(argv, die_with_arena=True, end_group=self.sandboxed)  # launch.py supervises it
         try:
-            self._proc = await asyncio.create_subprocess_exec(
+            self._proc = await eventloop.spawn(
                 *argv, env=self._env, cwd=self._cwd, stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE if self.log is not None else asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.PIPE, start_new_session=True,

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from harness import eventloop
 from harness.arena.limits import Limits
 from harness.arena.result import Cause, Clock, MatchResult
 from harness.lifeline import cpu_list, cpu_sets
@@ -305,7 +306,7 @@ class Workers:
             slots = self._concurrency // self.n + (i < self._concurrency % self.n)
             label = f"w{i + 1}"
             pinned = () if cpus is None else (f"--cpus={cpu_list(cpus[i])}",)
-            proc = await asyncio.create_subprocess_exec(
+            proc = await eventloop.spawn(
                 sys.executable, "-m", "harness.tournament.worker", f"--parent={os.getpid()}", *pinned,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
             w = _Proc(label, proc, slots)
