@@ -3,7 +3,8 @@ gRPC's I/O on the completion queue's poller thread (harness/__init__.py), GRPC_E
 
 Records and wire bytes are the same on both loops (tests/test_records_identical.py runs every case on
 each); here: the choice itself, a bad choice as one line, a real match on uvloop that starts its
-bots without gRPC's fork handlers speaking up, and a real match on gRPC's own I/O defaults against ours.
+bots without gRPC's fork handlers speaking up, a real match on gRPC's own I/O defaults against ours,
+and a bot that starts although the collector would run in uvloop's forked child (eventloop.spawn).
 """
 
 from __future__ import annotations
