@@ -39,7 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,15 +65,19 @@ TESTBOT = f"python {ROOT / 'tests' / 'bots' / 'testbot.py'}"
 METHOD = "/arena.v1.BotArena/Play"
 
 
-def echo_bot(reply_size: int) -> None:
-    """Floor client: say a token, then answer every message with ``reply_size`` bytes, decoding nothing."""
-    channel = grpc.insecure_channel(os.environ["ARENA_ADDRESS"])
-    call = channel.stream_stream(METHOD, request_serializer=None, response_deserializer=None)
+class End:
+    """What a :func:`sync_client` answer returns to end the stream."""
+
+
+def sync_client(first: bytes, answer: Callable[[bytes], bytes | None | type[End]]) -> None:
+    """A floor client on gRPC's sync stack (no SDK): send ``first``, then what ``answer`` makes of each
+    message from the arena (None: nothing; End: close the stream)."""
     import queue
 
+    channel = grpc.insecure_channel(os.environ["ARENA_ADDRESS"])
+    call = channel.stream_stream(METHOD, request_serializer=None, response_deserializer=None)
     q: queue.Queue[bytes | None] = queue.Queue()
-    q.put(os.environ["ARENA_TOKEN"].encode())
-    answer = b"x" * reply_size
+    q.put(first)
 
     def gen() -> Iterator[bytes]:
         while (item := q.get()) is not None:
@@ -81,44 +85,41 @@ def echo_bot(reply_size: int) -> None:
 
     try:
         for msg in call(gen()):
-            if msg == b"bye":
+            out = answer(msg)
+            if out is End:
                 break
-            q.put(answer)
+            if isinstance(out, bytes):
+                q.put(out)
     except grpc.RpcError:
         pass
     q.put(None)
+
+
+def echo_bot(reply_size: int) -> None:
+    """Floor client: say a token, then answer every message with ``reply_size`` bytes, decoding nothing."""
+    reply_bytes = b"x" * reply_size
+    sync_client(os.environ["ARENA_TOKEN"].encode(), lambda msg: End if msg == b"bye" else reply_bytes)
 
 
 def session_bot() -> None:
     """Session floor client: a proper Hello, then to every request a Reply with its id and one
     action (the arena's Session does not judge actions), on the same sync stack as :func:`echo_bot`
     (no SDK, no game)."""
-    channel = grpc.insecure_channel(os.environ["ARENA_ADDRESS"])
-    call = channel.stream_stream(METHOD, request_serializer=None, response_deserializer=None)
-    import queue
-
-    q: queue.Queue[bytes | None] = queue.Queue()
-    q.put(pb.BotMessage(hello=pb.Hello(name="session-floor", version="0", protocol_version=PROTOCOL_VERSION,
-                                       games=["sixtysix"], token=os.environ["ARENA_TOKEN"])).SerializeToString())
     m = start_match(1)
     action = sorted(observe(m.state, m.state.to_act).legal)[0]
 
-    def gen() -> Iterator[bytes]:
-        while (item := q.get()) is not None:
-            yield item
+    def answer(data: bytes) -> bytes | None | type[End]:
+        msg = pb.ArenaMessage.FromString(data)
+        kind = msg.WhichOneof("kind")
+        if kind == "goodbye":
+            return End
+        if kind == "request":  # the Welcome needs no answer
+            return reply(msg.request.request_id, action).SerializeToString()
+        return None
 
-    try:
-        for data in call(gen()):
-            msg = pb.ArenaMessage.FromString(data)
-            kind = msg.WhichOneof("kind")
-            if kind == "goodbye":
-                break
-            if kind == "request":  # the Welcome needs no answer
-                rid = msg.request.request_id
-                q.put(reply(rid, action).SerializeToString())
-    except grpc.RpcError:
-        pass
-    q.put(None)
+    hello = pb.Hello(name="session-floor", version="0", protocol_version=PROTOCOL_VERSION, games=["sixtysix"],
+                     token=os.environ["ARENA_TOKEN"])
+    sync_client(pb.BotMessage(hello=hello).SerializeToString(), answer)
 
 
 def typical_sizes() -> tuple[int, int]:

@@ -26,7 +26,7 @@ def test_bench_match_prints_every_stage_and_the_layers_add_up() -> None:
                        rf"the match loop {NUMBER};", out, re.M)
     assert layers, out
     total, *parts = (int(x) for x in layers.groups())
-    assert total > 0 and int(parts[0]) > 0
+    assert total > 0 and parts[0] > 0
     assert abs(sum(parts) - total) <= len(parts), (total, parts)  # each part is rounded to the µs
     session = re.search(r"^session: .* notices at the match loop's rate \((\d+\.\d+) per decision\)", out, re.M)
     assert session and 0 < float(session.group(1)) < 1, out  # one match: 4 notices + 4 per deal, over ~60 decisions
